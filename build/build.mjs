@@ -1,0 +1,15 @@
+// Builds the Node CLI bundle (dist/cli.js). Runs on `npm install` (prepare) and `npm run build`.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['bin/cli.ts'],
+  outfile: 'dist/cli.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  // The core imports format modules lazily; one file keeps CLI start-up to a single read.
+  splitting: false,
+});

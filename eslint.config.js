@@ -1,0 +1,45 @@
+// Lint rules for the project (STYLE.md §14). The rule that matters most: the isomorphic code in
+// src/, components/ and wasm/ imports nothing from Node (DESIGN.md §5); only bin/, tests,
+// benchmarks and build scripts may.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import jsdoc from 'eslint-plugin-jsdoc';
+
+const NODE_BUILTINS = ['fs', 'path', 'crypto', 'zlib', 'buffer', 'util', 'stream', 'os', 'child_process', 'worker_threads', 'url', 'v8', 'http', 'https', 'net'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'demo/dist/**', 'test-results/**', 'wasm/generated/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'components/**/*.ts', 'wasm/**/*.ts'],
+    plugins: { jsdoc },
+    languageOptions: { globals: { TextEncoder: 'readonly', TextDecoder: 'readonly' } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['node:*'], message: 'The isomorphic core must not import Node built-ins (DESIGN.md §5).' }],
+          paths: NODE_BUILTINS.map((name) => ({ name, message: 'The isomorphic core must not import Node built-ins (DESIGN.md §5).' })),
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'Buffer', message: 'Use Uint8Array: Buffer is Node-only.' },
+        { name: 'process', message: 'process is Node-only.' },
+        { name: 'require', message: 'ESM only.' },
+      ],
+      'jsdoc/require-jsdoc': ['warn', { publicOnly: true, require: { FunctionDeclaration: true } }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);

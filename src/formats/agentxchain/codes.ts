@@ -1,0 +1,9 @@
+/**
+ * Finding codes of the `agentxchain` format. One row per code: the verdict dimension it fails and a
+ * one-line meaning. Codes are stable: renaming one is a breaking change.
+ * @module
+ */
+import type { CodeTable } from '../../report/code-table.ts';
+
+export const AGENTXCHAIN_CODES = /* @__PURE__ */ Object.freeze({
+} satisfies CodeTable);

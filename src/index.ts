@@ -1,0 +1,17 @@
+/**
+ * verify-export: check AI-agent export artifacts where you stand. Public API.
+ * @module
+ */
+export { verify, type AutoVerifyOptions } from './verify.ts';
+export { detectFormat } from './detect.ts';
+export { verifyAgentxchain } from './formats/agentxchain/index.ts';
+export { verifyZaxy } from './formats/zaxy/index.ts';
+export { verifyAgentHistory } from './formats/agent-history/index.ts';
+export { verifyCodexExec } from './formats/codex-exec/index.ts';
+export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.ts';
+export type { VerifyOptions } from './options.ts';
+export type { Sha256, Sha256Hasher } from './crypto/sha256.ts';
+export type { Report, Finding, FormatId, Overall, Verdicts, DimensionVerdict, Dimension, Severity } from './report/types.ts';
+export { CODES, type FindingCode } from './report/codes.ts';
+export { jsonPath, linePath } from './report/path.ts';
+export type { VerifyInput } from './stream/input.ts';

@@ -1,0 +1,21 @@
+/**
+ * Options every entry point takes (DESIGN.md §3).
+ * @module
+ */
+import type { Sha256 } from './crypto/sha256.ts';
+import type { Limits } from './limits.ts';
+
+export interface VerifyOptions {
+  /** Overrides of `DEFAULT_LIMITS`. */
+  readonly limits?: Partial<Limits>;
+  /** Cancels verification; the report then carries an `input.aborted` finding. */
+  readonly signal?: AbortSignal;
+  /** Called as source bytes are read (`totalBytes` when the size is known up front). */
+  readonly onProgress?: (bytesRead: number, totalBytes?: number) => void;
+  /** File name, URL or label shown as `report.input` (default `bytes`); `.gz` names must be gzip. */
+  readonly name?: string;
+  /** SHA-256 implementation; defaults to hash-wasm loaded through `wasm/`. */
+  readonly sha256?: Sha256;
+  /** Report the kit's own extra checks (warnings) as errors. Never changes compat output. */
+  readonly strict?: boolean;
+}

@@ -1,0 +1,128 @@
+/**
+ * Collects findings while a verifier runs and turns them into a frozen `Report`
+ * (STYLE.md §3: report everything, then decide).
+ * @module
+ */
+import { codeInfo, type FindingCode } from './codes.ts';
+import type { Dimension, DimensionVerdict, Finding, FormatId, Overall, Report, Severity, Verdicts } from './types.ts';
+
+/** Extra fields a finding may carry beyond code, path and message. */
+export interface FindingExtras {
+  readonly severity?: Severity;
+  readonly compat?: string;
+  readonly expected?: string;
+  readonly actual?: string;
+}
+
+/** The verdict dimensions a verifier actually examined; the others report `not-checked`. */
+export type CheckedDimensions = Partial<Record<Exclude<Dimension, 'input'>, boolean>>;
+
+export interface FindingCollector {
+  /** Records a finding (severity `error` unless given). Past `maxFindings` it is counted, not kept. */
+  add(code: FindingCode, path: string, message: string, extras?: FindingExtras): void;
+  /** Findings recorded so far (read-only view). */
+  readonly findings: readonly Finding[];
+  /** True once any error-severity finding was added (kept or dropped). */
+  readonly hasErrors: boolean;
+  /** Number of error findings of one dimension, kept or dropped. */
+  errorCount(dimension: Dimension): number;
+}
+
+/**
+ * Creates a collector bounded by `maxFindings`. With `strict`, every warning is recorded as an
+ * error (the CLI's `--strict`); `compat` text is kept unchanged, so compat output never moves.
+ * @example
+ * const c = createCollector({ maxFindings: 100 });
+ * c.add('input.empty', '$', 'empty input');
+ * c.hasErrors; // true
+ */
+export function createCollector(options: { maxFindings: number; strict?: boolean }): FindingCollector {
+  const findings: Finding[] = [];
+  const errorsByDimension = new Map<Dimension, number>();
+  let dropped = 0;
+  let hasErrors = false;
+  return {
+    add(code, path, message, extras = {}) {
+      const requested = extras.severity ?? 'error';
+      const severity: Severity = options.strict ? 'error' : requested;
+      if (severity === 'error') {
+        hasErrors = true;
+        const dimension = codeInfo(code).dimension;
+        errorsByDimension.set(dimension, (errorsByDimension.get(dimension) ?? 0) + 1);
+      }
+      if (findings.length >= options.maxFindings) {
+        dropped++;
+        return;
+      }
+      const finding: Finding = { code, path, message, severity };
+      if (extras.compat !== undefined) (finding as { compat?: string }).compat = extras.compat;
+      if (extras.expected !== undefined) (finding as { expected?: string }).expected = extras.expected;
+      if (extras.actual !== undefined) (finding as { actual?: string }).actual = extras.actual;
+      findings.push(Object.freeze(finding));
+    },
+    get findings() {
+      if (dropped === 0) return findings;
+      // The marker is appended lazily so it always states the final count.
+      return [
+        ...findings,
+        Object.freeze({
+          code: 'limit.findings' as FindingCode,
+          path: '$',
+          message: `${dropped} more finding(s) not recorded (limits.maxFindings = ${options.maxFindings})`,
+          severity: 'warning' as const,
+        }),
+      ];
+    },
+    get hasErrors() {
+      return hasErrors;
+    },
+    errorCount(dimension) {
+      return errorsByDimension.get(dimension) ?? 0;
+    },
+  };
+}
+
+export interface ReportParts {
+  readonly format: FormatId | null;
+  readonly kind: string | null;
+  readonly input: string;
+  readonly checked: CheckedDimensions;
+  readonly details?: Record<string, unknown>;
+  readonly bytesRead: number;
+  readonly startedAt: number;
+}
+
+function dimensionVerdict(collector: FindingCollector, dimension: Exclude<Dimension, 'input'>, checked: CheckedDimensions): DimensionVerdict {
+  if (collector.errorCount(dimension) > 0) return 'fail';
+  return checked[dimension] ? 'pass' : 'not-checked';
+}
+
+/**
+ * Derives the verdicts from the findings and freezes the report.
+ * `overall` is `error` when an `input` finding is an error, else `fail` when any error exists,
+ * else `pass`. A dimension never examined stays `not-checked`, even when nothing failed.
+ */
+export function buildReport(collector: FindingCollector, parts: ReportParts): Report {
+  const verdicts: Verdicts = Object.freeze({
+    structure: dimensionVerdict(collector, 'structure', parts.checked),
+    integrity: dimensionVerdict(collector, 'integrity', parts.checked),
+    authenticity: dimensionVerdict(collector, 'authenticity', parts.checked),
+    trust: dimensionVerdict(collector, 'trust', parts.checked),
+  });
+  const overall: Overall = collector.errorCount('input') > 0 ? 'error' : collector.hasErrors ? 'fail' : 'pass';
+  return Object.freeze({
+    overall,
+    verdicts,
+    format: parts.format,
+    kind: parts.kind,
+    input: parts.input,
+    findings: Object.freeze([...collector.findings]),
+    details: Object.freeze({ ...(parts.details ?? {}) }),
+    stats: Object.freeze({ bytes_read: parts.bytesRead, duration_ms: Math.max(0, now() - parts.startedAt) }),
+  });
+}
+
+/** Monotonic milliseconds where available (workerd freezes Date during a request). */
+export function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}

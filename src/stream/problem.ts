@@ -1,0 +1,28 @@
+/**
+ * The one error type that crosses a stream boundary: a problem with the input itself (gzip
+ * container damage, a limit reached, an abort). Consumers catch it and turn it into a finding;
+ * the lines or bytes delivered before it are still verified.
+ * @module
+ */
+import type { FindingCode } from '../report/codes.ts';
+
+export class StreamProblem extends Error {
+  override readonly name = 'StreamProblem';
+  /**
+   * @param code the finding code to report
+   * @param message the finding message
+   * @param offset byte offset in the compressed input where the problem was seen, when known
+   */
+  constructor(
+    readonly code: FindingCode,
+    message: string,
+    readonly offset?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Narrowing helper: true for a `StreamProblem` (also across realms, by name). */
+export function isStreamProblem(error: unknown): error is StreamProblem {
+  return error instanceof StreamProblem || (error instanceof Error && error.name === 'StreamProblem' && 'code' in error);
+}

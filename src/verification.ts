@@ -1,0 +1,65 @@
+/**
+ * What every format verifier does first and last: resolve limits, open the input once, collect
+ * findings, and build the frozen report. Keeps each `verify<Format>` down to its own checks.
+ * @module
+ */
+import { resolveLimits, type Limits } from './limits.ts';
+import type { VerifyOptions } from './options.ts';
+import { buildReport, createCollector, now, type CheckedDimensions, type FindingCollector } from './report/collector.ts';
+import type { FormatId, Report } from './report/types.ts';
+import type { VerifyInput } from './stream/input.ts';
+import { openInput, type OpenedInput } from './stream/open.ts';
+import { isStreamProblem } from './stream/problem.ts';
+
+export interface VerificationContext {
+  readonly limits: Limits;
+  readonly collector: FindingCollector;
+  readonly opened: OpenedInput;
+  /** `report.input`: the name given, else `bytes`. */
+  readonly label: string;
+  readonly startedAt: number;
+}
+
+/**
+ * Resolves limits (throwing TypeError on misuse), opens the input and creates the collector.
+ * The input may already be opened (by `verify`'s detection), which is then reused.
+ */
+export async function beginVerification(input: VerifyInput | OpenedInput, options: VerifyOptions): Promise<VerificationContext> {
+  const startedAt = now();
+  const limits = resolveLimits(options.limits);
+  const opened = await openInput(input, {
+    limits,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.name !== undefined ? { name: options.name } : {}),
+  });
+  const collector = createCollector({ maxFindings: limits.maxFindings, strict: options.strict ?? false });
+  return { limits, collector, opened, label: options.name ?? 'bytes', startedAt };
+}
+
+/**
+ * Records an error thrown while reading or verifying: a `StreamProblem` becomes its own finding
+ * (gzip damage, limits, abort); anything else is a kit bug, reported as `kit.internal_error` so
+ * that no input can turn a crash into a pass.
+ */
+export function recordThrown(collector: FindingCollector, error: unknown, path = '$'): void {
+  if (isStreamProblem(error)) {
+    collector.add(error.code, path, error.message);
+    return;
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  collector.add('kit.internal_error', path, `internal error: ${message}`);
+}
+
+/** Builds the report for a context (see `buildReport`). */
+export function finishVerification(
+  context: VerificationContext,
+  parts: { format: FormatId | null; kind: string | null; checked: CheckedDimensions; details?: Record<string, unknown> },
+): Report {
+  return buildReport(context.collector, {
+    ...parts,
+    input: context.label,
+    bytesRead: context.opened.counters.bytesIn,
+    startedAt: context.startedAt,
+  });
+}

@@ -13,3 +13,7 @@ await build({
   // The core imports format modules lazily; one file keeps CLI start-up to a single read.
   splitting: false,
 });
+
+// The edge worker bundle (dist/worker/) and wasm/generated/sha256.wasm, extracted from hash-wasm.
+const { buildWorker, writeWorkerdConfig } = await import('./worker.mjs');
+writeWorkerdConfig({ outDir: (await buildWorker()).outDir });

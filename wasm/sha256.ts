@@ -1,15 +1,27 @@
 /**
  * Default SHA-256 for the core: hash-wasm's WebAssembly SHA-256 behind the core's synchronous
- * `Sha256` interface. This module is the one place that knows how that WASM is loaded.
+ * `Sha256` interface. This module is the one place that knows how that WASM is loaded
+ * (DESIGN.md §5):
+ * - browsers, Vite, Node and Deno: hash-wasm compiles its inlined module from bytes (the default);
+ * - Cloudflare Workers / workerd refuse to compile WASM from bytes at run time, so the `workerd`
+ *   export condition selects `sha256.workerd.ts`, which imports `generated/sha256.wasm` as a
+ *   module and registers it through `initSha256`;
+ * - any other strict host (a CSP without `wasm-unsafe-eval`, a custom bundler) calls
+ *   `initSha256(source)` once with a `WebAssembly.Module`, the module's bytes, or its URL.
  * @module
  */
 import { createSHA256, type IHasher } from 'hash-wasm';
 import type { Sha256, Sha256Hasher } from '../src/crypto/sha256.ts';
+import { sha256FromInstance } from './sha256-instance.ts';
+
+/** What `initSha256` accepts: the compiled module, its bytes, or where to fetch them. */
+export type Sha256WasmSource = WebAssembly.Module | BufferSource | URL | Response;
 
 let loading: Promise<Sha256> | undefined;
 
 /**
- * Loads (once) and returns the default SHA-256.
+ * Loads (once) and returns the default SHA-256: the one registered by `initSha256`, else
+ * hash-wasm instantiated from its inlined bytes.
  * @example
  * const sha256 = await loadSha256();
  * sha256.digest(new TextEncoder().encode('abc')); // ba7816bf…
@@ -17,6 +29,35 @@ let loading: Promise<Sha256> | undefined;
 export function loadSha256(): Promise<Sha256> {
   loading ??= createSHA256().then(fromHashWasm);
   return loading;
+}
+
+/**
+ * Instantiates hash-wasm's SHA-256 module from `source` and makes it the default every later
+ * `loadSha256()` returns. For hosts that forbid compiling WASM from bytes: pass the
+ * `WebAssembly.Module` your platform gives for an imported `.wasm` file
+ * (`verify-export/wasm/sha256.wasm`). A URL is fetched only because the caller asked for it.
+ * @throws TypeError for a source of another type or a module that is not hash-wasm's SHA-256.
+ * @example
+ * import sha256Module from 'verify-export/wasm/sha256.wasm';
+ * await initSha256(sha256Module); // before the first verify()
+ */
+export function initSha256(source: Sha256WasmSource): Promise<Sha256> {
+  const registered = instantiate(source).then(sha256FromInstance);
+  loading = registered;
+  return registered;
+}
+
+async function instantiate(source: Sha256WasmSource): Promise<WebAssembly.Instance> {
+  if (source instanceof WebAssembly.Module) return WebAssembly.instantiate(source, {});
+  if (source instanceof URL) source = await fetch(source);
+  if (typeof Response !== 'undefined' && source instanceof Response) {
+    if (!source.ok) throw new TypeError(`initSha256: fetching the module answered HTTP ${source.status}`);
+    source = await source.arrayBuffer();
+  }
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return (await WebAssembly.instantiate(source as BufferSource, {})).instance;
+  }
+  throw new TypeError('initSha256: source must be a WebAssembly.Module, an ArrayBuffer / typed array, a URL or a Response');
 }
 
 /**

@@ -1,0 +1,8 @@
+/**
+ * `verify-export/edge`: verify uploaded artifacts in an edge worker (Cloudflare Workers /
+ * workerd, Deno, or any runtime with web-standard `Request`/`Response`). DESIGN.md §4b.
+ * @module
+ */
+export { handleVerifyRequest } from './handler.ts';
+export { DEFAULT_MAX_BODY_BYTES, optionsFromEnv, type EdgeEnv, type EdgeOptions } from './options.ts';
+export { statusForReport } from './response.ts';

@@ -1,0 +1,60 @@
+/**
+ * Options of the edge handler (DESIGN.md §4b) and how a deployment's environment sets them.
+ * @module
+ */
+import type { Sha256 } from '../crypto/sha256.ts';
+import type { Limits } from '../limits.ts';
+
+export interface EdgeOptions {
+  /**
+   * Largest request body accepted, in bytes (default 100 MiB, the smallest Cloudflare plan's
+   * request limit). Checked against `Content-Length` first, then counted while streaming.
+   */
+  readonly maxBodyBytes?: number;
+  /** Core limits (`DEFAULT_LIMITS` otherwise); `maxInputBytes` is capped by `maxBodyBytes`. */
+  readonly limits?: Partial<Limits>;
+  /** SHA-256 to verify with (the Workers entry passes the imported `.wasm` module's). */
+  readonly sha256?: Sha256;
+  /**
+   * Cross-origin access, off by default: `true` allows any origin (`*`); a list allows exactly
+   * those origins (echoed back, with `Vary: Origin`).
+   */
+  readonly cors?: boolean | readonly string[];
+}
+
+/** Default of `EdgeOptions.maxBodyBytes`. */
+export const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
+
+/** Environment variables a deployment may set (Workers `[vars]`, Deno `--allow-env`). */
+export interface EdgeEnv {
+  /** `maxBodyBytes`, a positive integer. */
+  readonly MAX_BODY_BYTES?: string;
+  /** `limits.maxBufferedBytes`: largest whole JSON document held in memory. */
+  readonly MAX_BUFFERED_BYTES?: string;
+  /** `*` for any origin, or a comma-separated list of allowed origins; unset = no CORS. */
+  readonly CORS_ORIGINS?: string;
+}
+
+/**
+ * Reads `EdgeOptions` from environment strings; unset or malformed values keep the defaults
+ * (a typo must not silently lift a limit, so a bad number is ignored rather than parsed loosely).
+ * @example
+ * optionsFromEnv({ MAX_BODY_BYTES: '1048576', CORS_ORIGINS: 'https://example.org' });
+ * // { maxBodyBytes: 1048576, cors: ['https://example.org'] }
+ */
+export function optionsFromEnv(env: EdgeEnv): EdgeOptions {
+  const maxBodyBytes = positiveInteger(env.MAX_BODY_BYTES);
+  const maxBufferedBytes = positiveInteger(env.MAX_BUFFERED_BYTES);
+  const origins = (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  return {
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    ...(maxBufferedBytes === undefined ? {} : { limits: { maxBufferedBytes } }),
+    ...(origins.length === 0 ? {} : { cors: origins.includes('*') ? true : origins }),
+  };
+}
+
+function positiveInteger(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
+  const value = Number(text.trim());
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}

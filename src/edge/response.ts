@@ -1,0 +1,72 @@
+/**
+ * HTTP answers of the edge handler (DESIGN.md §4b): the status a report maps to, JSON and text
+ * responses, and opt-in CORS headers.
+ * @module
+ */
+import type { FindingCode } from '../report/codes.ts';
+import type { Report } from '../report/types.ts';
+
+/** Limits that mean "the upload is too large for this endpoint": answered with 413. */
+const TOO_LARGE: ReadonlySet<FindingCode> = new Set<FindingCode>([
+  'limit.input_bytes',
+  'limit.buffered_bytes',
+  'limit.decompressed_bytes',
+  'limit.compression_ratio',
+]);
+
+/**
+ * The status for a report: 200 pass, 422 verification failed, 413 a size limit was reached,
+ * 500 the kit itself failed, 400 anything else unreadable or not a known format.
+ * @example
+ * statusForReport(report); // 200 when report.overall === 'pass'
+ */
+export function statusForReport(report: Report): number {
+  if (report.overall === 'pass') return 200;
+  if (report.overall === 'fail') return 422;
+  const codes = report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code);
+  if (codes.some((code) => TOO_LARGE.has(code))) return 413;
+  if (codes.includes('kit.internal_error')) return 500;
+  return 400;
+}
+
+/** Base headers of every answer: never cached (reports describe one upload), never sniffed. */
+function baseHeaders(contentType: string, extra: HeadersInit = {}): Headers {
+  const headers = new Headers(extra);
+  headers.set('content-type', contentType);
+  headers.set('cache-control', 'no-store');
+  headers.set('x-content-type-options', 'nosniff');
+  return headers;
+}
+
+/** A JSON answer (the report, or `{ error, message }` for misuse). */
+export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}): Response {
+  return new Response(`${JSON.stringify(body)}\n`, { status, headers: baseHeaders('application/json; charset=utf-8', headers) });
+}
+
+/** A misuse answer (405, 415, 400 for bad parameters): not a report, since nothing was verified. */
+export function errorResponse(status: number, error: string, message: string, headers: HeadersInit = {}): Response {
+  return jsonResponse(status, { error, message }, headers);
+}
+
+/** A plain-text answer (the usage text of `GET /`). */
+export function textResponse(status: number, text: string, headers: HeadersInit = {}): Response {
+  return new Response(text, { status, headers: baseHeaders('text/plain; charset=utf-8', headers) });
+}
+
+/**
+ * CORS headers for `origin` under `cors` (off unless configured). A list echoes only an allowed
+ * origin; `true` answers `*` (no credentials are ever involved).
+ */
+export function corsHeaders(cors: boolean | readonly string[] | undefined, origin: string | null): Record<string, string> {
+  if (cors === undefined || cors === false) return {};
+  if (cors === true) return { 'access-control-allow-origin': '*' };
+  if (origin !== null && cors.includes(origin)) return { 'access-control-allow-origin': origin, vary: 'Origin' };
+  return { vary: 'Origin' };
+}
+
+/** The extra headers of a CORS preflight answer. */
+export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-methods': 'POST, GET, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Content-Encoding, X-Expect-Public-Key',
+  'access-control-max-age': '600',
+});

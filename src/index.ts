@@ -4,7 +4,7 @@
  */
 export { verify, type AutoVerifyOptions } from './verify.ts';
 export { detectFormat } from './detect.ts';
-export { verifyAgentxchain } from './formats/agentxchain/index.ts';
+export { verifyAgentxchain, toAgentxchainJson, type AgentxchainJson } from './formats/agentxchain/index.ts';
 export { verifyZaxy } from './formats/zaxy/index.ts';
 export { verifyAgentHistory } from './formats/agent-history/index.ts';
 export { verifyCodexExec } from './formats/codex-exec/index.ts';

@@ -1,9 +1,34 @@
 /**
  * Finding codes of the `agentxchain` format. One row per code: the verdict dimension it fails and a
  * one-line meaning. Codes are stable: renaming one is a breaking change.
+ *
+ * Every error the reference verifier prints maps to exactly one of these codes; the reference's own
+ * text travels in `finding.compat` (see `compat.ts`). Shape problems fail `structure`; a claim that
+ * disagrees with the bytes or data it describes fails `integrity`.
  * @module
  */
 import type { CodeTable } from '../../report/code-table.ts';
 
 export const AGENTXCHAIN_CODES = /* @__PURE__ */ Object.freeze({
+  // Shape (structure)
+  'agentxchain.not_an_object': { dimension: 'structure', summary: 'The artifact is JSON but not a JSON object (array, string, number, null).' },
+  'agentxchain.schema_version_unsupported': { dimension: 'structure', summary: 'schema_version is not exactly the string "0.2" or "0.3".' },
+  'agentxchain.export_kind_invalid': { dimension: 'structure', summary: 'export_kind is not a string, or names neither a run nor a coordinator export.' },
+  'agentxchain.field_invalid': { dimension: 'structure', summary: 'A top-level field (exported_at, config, files, project, summary, state, workspace, coordinator, repos …) is missing or has the wrong type.' },
+  'agentxchain.file_entry_invalid': { dimension: 'structure', summary: 'A files entry is malformed: not an object, unknown format, bad bytes/sha256/content_base64, or bad truncated/skipped data.' },
+  'agentxchain.summary_invalid': { dimension: 'structure', summary: 'A summary field has the wrong shape (workflow_phase_order, dashboard_session, aggregated_events).' },
+  'agentxchain.repo_entry_invalid': { dimension: 'structure', summary: 'An entry of a coordinator export\'s repos map is malformed (path, ok, error, export).' },
+  'agentxchain.unprocessable_value': { dimension: 'structure', summary: 'A value the reference verifier crashes on (a null element, a non-iterable list, an object with its own toString key); reported instead of crashing.' },
+  // Content against claims (integrity)
+  'agentxchain.file_bytes_mismatch': { dimension: 'integrity', summary: 'The decoded content_base64 length differs from the entry\'s bytes.' },
+  'agentxchain.file_sha256_mismatch': { dimension: 'integrity', summary: 'The SHA-256 of the decoded content_base64 differs from the entry\'s sha256.' },
+  'agentxchain.file_content_invalid': { dimension: 'integrity', summary: 'The decoded content of a json or jsonl entry does not parse.' },
+  'agentxchain.file_data_mismatch': { dimension: 'integrity', summary: 'The entry\'s data differs from its decoded content.' },
+  'agentxchain.project_mismatch': { dimension: 'integrity', summary: 'project.* or coordinator.* disagrees with the exported config or state.' },
+  'agentxchain.config_mismatch': { dimension: 'integrity', summary: 'config differs from the data of files["agentxchain.json"] (or agentxchain-multi.json).' },
+  'agentxchain.state_mismatch': { dimension: 'integrity', summary: 'state differs from the data of files[".agentxchain/state.json"].' },
+  'agentxchain.summary_mismatch': { dimension: 'integrity', summary: 'A summary field differs from what the exported files reconstruct (counts, ids, delegations, repo decisions, events …).' },
+  'agentxchain.failed_repo_claimed': { dimension: 'integrity', summary: 'summary.aggregated_events.repos_with_events names a repo whose export failed (ok: false).' },
+  // The kit's own extra checks (warnings; errors with strict)
+  'agentxchain.file_integrity_skipped': { dimension: 'integrity', summary: 'content_base64 is null (truncated or content_base64_skipped): the entry\'s bytes, sha256 and data were not checked.' },
 } satisfies CodeTable);

@@ -1,16 +1,8 @@
 /**
- * The `agentxchain` format (placeholder until its verifier lands: reports input.unknown_format).
+ * The `agentxchain` format: AgentXchain run and coordinator export artifacts, verified with the
+ * verdict and error strings of `agentxchain verify export` (specs/agentxchain.md).
  * @module
  */
-import type { VerifyOptions } from '../../options.ts';
-import type { Report } from '../../report/types.ts';
-import type { VerifyInput } from '../../stream/input.ts';
-import type { OpenedInput } from '../../stream/open.ts';
-import { beginVerification, finishVerification } from '../../verification.ts';
-
-export async function verifyAgentxchain(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<Report> {
-  const context = await beginVerification(input, options);
-  await context.opened.stream.cancel().catch(() => undefined);
-  context.collector.add('input.unknown_format', '$', 'the agentxchain verifier is not built yet');
-  return finishVerification(context, { format: 'agentxchain', kind: null, checked: {} });
-}
+export { verifyAgentxchain } from './verify.ts';
+export { toAgentxchainJson, type AgentxchainJson } from './compat.ts';
+export { AGENTXCHAIN_CODES } from './codes.ts';

@@ -1,0 +1,218 @@
+/**
+ * The `files` map and its entries (specs/agentxchain.md §4, G4–G7): shape of each entry, then the
+ * integrity of its content: decoded length, SHA-256, and the `data` it claims to hold.
+ *
+ * Every field of an entry is attacker-controlled. `content_base64` is decoded with Node's lenient
+ * rules (never throws: junk is skipped, decoding stops at `=`) because that is what the reference
+ * accepts; decoding strictly would fail artifacts the reference passes.
+ * @module
+ */
+import { decodeBase64Lenient } from '../../encoding/base64.ts';
+import { toHex } from '../../encoding/hex.ts';
+import { decodeUtf8Lenient } from '../../encoding/utf8.ts';
+import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
+import type { PathSegment } from '../../report/path.ts';
+import { reportError, reportWarning, throwIfAborted, type CheckContext, type Scope } from './context.ts';
+import { describeValue, isJsonObject, isNonNegativeInteger, jsString, type JsonValue } from './js-semantics.ts';
+
+const VALID_FORMATS: ReadonlySet<unknown> = new Set(['json', 'jsonl', 'text']);
+const SHA256_HEX = /^[a-f0-9]{64}$/;
+
+/** How one entry fared, for `report.details.files`. */
+export type FileStatus = 'verified' | 'mismatch' | 'skipped' | 'invalid';
+
+/** One row of `report.details.files`. */
+export interface FileRow {
+  readonly path: string;
+  readonly format: string | null;
+  readonly bytes: number | null;
+  readonly sha256: string | null;
+  readonly status: FileStatus;
+}
+
+/**
+ * §4: checks the `files` map of one export, entry by entry in JS own-key order.
+ * Returns one row per entry (empty when `files` is not an object).
+ */
+export function verifyFilesMap(context: CheckContext, scope: Scope, files: JsonValue): FileRow[] {
+  if (!isJsonObject(files)) {
+    reportError(context, scope, 'agentxchain.field_invalid', 'files', ['files'], 'must be an object keyed by relative path');
+    return [];
+  }
+  const rows: FileRow[] = [];
+  for (const [relPath, entry] of Object.entries(files)) {
+    throwIfAborted(context);
+    rows.push(verifyFileEntry(context, scope, relPath, entry));
+  }
+  return rows;
+}
+
+/** Emits errors for one entry, remembering whether any was about shape or about content. */
+function entryReporter(context: CheckContext, scope: Scope, relPath: string) {
+  const refPath = `files.${relPath}`;
+  const state = { invalid: false, mismatch: false };
+  return {
+    state,
+    /** A shape problem of the entry (structure). */
+    invalid(field: PathSegment | null, message: string): void {
+      state.invalid = true;
+      reportError(context, scope, 'agentxchain.file_entry_invalid', refPath, field === null ? ['files', relPath] : ['files', relPath, field], message);
+    },
+    /** The content disagrees with a claim (integrity). */
+    mismatch(
+      code: 'agentxchain.file_bytes_mismatch' | 'agentxchain.file_sha256_mismatch' | 'agentxchain.file_content_invalid' | 'agentxchain.file_data_mismatch',
+      field: PathSegment,
+      message: string,
+      extras: { expected?: string; actual?: string } = {},
+    ): void {
+      state.mismatch = true;
+      reportError(context, scope, code, refPath, ['files', relPath, field], message, extras);
+    },
+  };
+}
+
+function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, entry: JsonValue): FileRow {
+  const report = entryReporter(context, scope, relPath);
+  const row = (status: FileStatus): FileRow => ({
+    path: relPath,
+    format: isJsonObject(entry) && typeof entry['format'] === 'string' ? entry['format'] : null,
+    bytes: isJsonObject(entry) && typeof entry['bytes'] === 'number' ? entry['bytes'] : null,
+    sha256: isJsonObject(entry) && typeof entry['sha256'] === 'string' ? entry['sha256'] : null,
+    status: report.state.invalid ? 'invalid' : report.state.mismatch ? 'mismatch' : status,
+  });
+
+  // §4.1–4.4: the entry's shape.
+  if (!isJsonObject(entry)) {
+    report.invalid(null, 'file entry must be an object');
+    return row('invalid');
+  }
+  const format = entry['format'];
+  if (!VALID_FORMATS.has(format)) {
+    // G2 site 10: an object with its own toString key crashes the reference's interpolation.
+    const shown = jsString(format);
+    report.invalid('format', shown === undefined ? `unsupported format (${describeValue(format)})` : `unsupported format "${shown}"`);
+    return row('invalid');
+  }
+  const bytes = entry['bytes'];
+  if (!isNonNegativeInteger(bytes)) report.invalid('bytes', 'bytes must be a non-negative integer');
+  const sha256 = entry['sha256'];
+  // G4: a string, matched with JS `$` semantics (a trailing "\n" fails).
+  if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) report.invalid('sha256', 'sha256 must be a 64-character lowercase hex digest');
+
+  // §4.5: null content is allowed for truncated or skipped entries, and then nothing is verified.
+  const content = entry['content_base64'];
+  if (content === null) {
+    verifyNullContentEntry(entry, format as string, report);
+    const why = entry['truncated'] === true ? 'truncated' : entry['content_base64_skipped'] === true ? 'content_base64_skipped' : null;
+    if (why !== null) {
+      reportWarning(
+        context,
+        scope,
+        'agentxchain.file_integrity_skipped',
+        ['files', relPath, 'content_base64'],
+        `content_base64 is null (${why}): the bytes, sha256 and data of this entry were not checked`,
+      );
+    }
+    return row('skipped');
+  }
+  if (typeof content !== 'string') {
+    report.invalid('content_base64', 'content_base64 must be a string');
+    return row('invalid');
+  }
+
+  // §4.7–4.10, G7: decode, then every content check runs, whatever the earlier ones found.
+  const decoded = decodeBase64Lenient(content);
+  if (decoded.byteLength !== bytes) {
+    const expected = jsString(bytes) ?? describeValue(bytes);
+    report.mismatch('agentxchain.file_bytes_mismatch', 'bytes', `bytes mismatch: expected ${expected}, got ${decoded.byteLength}`, {
+      expected,
+      actual: String(decoded.byteLength),
+    });
+  }
+  // A non-string sha256 can never equal a hex digest: skip the hashing, the verdict is the same.
+  const digest = typeof sha256 === 'string' ? toHex(context.sha256.digest(decoded)) : undefined;
+  if (digest === undefined || digest !== sha256) {
+    report.mismatch('agentxchain.file_sha256_mismatch', 'sha256', 'sha256 does not match content_base64', {
+      ...(typeof sha256 === 'string' ? { expected: sha256 } : {}),
+      ...(digest !== undefined ? { actual: digest } : {}),
+    });
+  }
+  verifyData(entry, format as 'json' | 'jsonl' | 'text', relPath, decodeUtf8Lenient(decoded), report);
+  return row('verified');
+}
+
+/** §4.5 and G5: what a null-content entry must still satisfy. */
+function verifyNullContentEntry(entry: Record<string, JsonValue>, format: string, report: ReturnType<typeof entryReporter>): void {
+  const data = entry['data'];
+  if (entry['truncated'] === true) {
+    if (format === 'jsonl') {
+      const total = entry['total_entries'];
+      const retained = entry['retained_entries'];
+      if (!Array.isArray(data)) report.invalid('data', 'truncated JSONL data must be an array');
+      if (!isNonNegativeInteger(total)) report.invalid('total_entries', 'total_entries must be a non-negative integer when truncated');
+      if (!isNonNegativeInteger(retained)) report.invalid('retained_entries', 'retained_entries must be a non-negative integer when truncated');
+      if (Array.isArray(data) && retained !== data.length) report.invalid('retained_entries', 'retained_entries must match truncated data length');
+      if (Number.isInteger(total) && Number.isInteger(retained) && (retained as number) > (total as number)) {
+        report.invalid('retained_entries', 'retained_entries must not exceed total_entries');
+      }
+    } else if (format === 'text' && typeof data !== 'string') {
+      report.invalid('data', 'truncated text data must be a string');
+    }
+    return;
+  }
+  if (entry['content_base64_skipped'] === true) {
+    if (format === 'jsonl' && !Array.isArray(data)) report.invalid('data', 'skipped JSONL data must be an array');
+    else if (format === 'text' && typeof data !== 'string') report.invalid('data', 'skipped text data must be a string');
+    return;
+  }
+  report.invalid('content_base64', 'content_base64 may be null only when truncated or content_base64_skipped is true');
+}
+
+/**
+ * §4.10: `data` against the decoded text. Parse errors carry V8's own `JSON.parse` message, as in
+ * the reference (native `JSON.parse`, so Node and Chromium word it the same way).
+ */
+function verifyData(
+  entry: Record<string, JsonValue>,
+  format: 'json' | 'jsonl' | 'text',
+  relPath: string,
+  raw: string,
+  report: ReturnType<typeof entryReporter>,
+): void {
+  const data = entry['data'];
+  if (format === 'text') {
+    if (raw !== data) report.mismatch('agentxchain.file_data_mismatch', 'data', 'data does not match decoded text content');
+    return;
+  }
+  let parsed: JsonValue;
+  try {
+    parsed = format === 'json' ? JSON.parse(raw) : parseJsonl(raw, relPath);
+  } catch (error) {
+    report.mismatch('agentxchain.file_content_invalid', 'content_base64', (error as Error).message);
+    return;
+  }
+  if (!jsonDeepStrictEqual(parsed, data)) {
+    report.mismatch('agentxchain.file_data_mismatch', 'data', `data does not match decoded ${format === 'json' ? 'JSON' : 'JSONL'} content`);
+  }
+}
+
+/**
+ * The reference's JSONL reader: split on `\n`, drop lines whose `trim()` is empty, parse the rest.
+ * Line numbers count the non-blank lines (G6: the first bad line stops parsing).
+ * @throws Error `<relPath>: invalid JSONL at line <k>: <V8 message>`
+ */
+export function parseJsonl(raw: string, relPath: string): JsonValue[] {
+  if (!raw.trim()) return [];
+  const out: JsonValue[] = [];
+  let index = 0;
+  for (const line of raw.split('\n')) {
+    if (!line.trim()) continue;
+    index++;
+    try {
+      out.push(JSON.parse(line));
+    } catch (error) {
+      throw new Error(`${relPath}: invalid JSONL at line ${index}: ${(error as Error).message}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,119 @@
+/**
+ * `verifyAgentxchain`: AgentXchain run and coordinator export artifacts (specs/agentxchain.md),
+ * with the verdict and error strings of `agentxchain verify export` (CLI 2.159.0).
+ *
+ * The whole document is read (bounded by `limits.maxBufferedBytes`), decoded as UTF-8 the way
+ * Node's `readFileSync(…, 'utf8')` does (invalid bytes → U+FFFD, a BOM kept, so a BOM-prefixed file
+ * fails to parse exactly as in the reference) and parsed once with the native `JSON.parse`, whose
+ * semantics (last duplicate key wins, `__proto__` as an own key) and V8 error messages are the
+ * reference's. Then every check of the contract runs in the reference's order.
+ * @module
+ */
+import type { Sha256 } from '../../crypto/sha256.ts';
+import type { VerifyOptions } from '../../options.ts';
+import type { Report } from '../../report/types.ts';
+import { readAll, type VerifyInput } from '../../stream/input.ts';
+import type { OpenedInput } from '../../stream/open.ts';
+import { beginVerification, finishVerification, recordThrown } from '../../verification.ts';
+import { loadSha256 } from '../../../wasm/sha256.ts';
+import { ROOT_SCOPE, type CheckContext } from './context.ts';
+import { isJsonObject, type JsonValue } from './js-semantics.ts';
+import { verifyExportObject } from './verify-artifact.ts';
+
+/** Each child-export level adds at least three levels of JSON (`repos` → id → `export`). */
+const JSON_LEVELS_PER_CHILD = 3;
+
+const utf8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/**
+ * Verifies an AgentXchain export artifact (plain or gzip).
+ * Hostile data never throws: it becomes findings; `TypeError` only for API misuse.
+ * @example
+ * const report = await verifyAgentxchain(await (await fetch('export.json')).arrayBuffer(), { name: 'export.json' });
+ * report.overall;                      // 'pass' | 'fail' | 'error'
+ * toAgentxchainJson(report).errors;    // the reference's error strings
+ */
+export async function verifyAgentxchain(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<Report> {
+  const context = await beginVerification(input, options);
+  const { collector, limits, opened } = context;
+  let details: Record<string, unknown> = {};
+  let kind: string | null = null;
+  let verified = false;
+  try {
+    const bytes = await readAll(opened.stream, { maxBytes: limits.maxBufferedBytes, ...(options.signal ? { signal: options.signal } : {}) });
+    const parsed = parseDocument(bytes);
+    if (parsed.ok) {
+      const sha256: Sha256 = options.sha256 ?? (await loadSha256());
+      const checks: CheckContext = {
+        collector,
+        sha256,
+        maxNesting: Math.max(1, Math.floor(limits.maxJsonDepth / JSON_LEVELS_PER_CHILD)),
+        ...(options.signal ? { signal: options.signal } : {}),
+        errorCount: 0,
+      };
+      const artifact = parsed.value;
+      verified = true;
+      if (!isJsonObject(artifact)) {
+        checks.errorCount++;
+        collector.add('agentxchain.not_an_object', '$', 'must be a JSON object', { compat: 'artifact: must be a JSON object' });
+        details = { schema_version: null, export_kind: null, file_count: 0, files: [], compat: { shape: 'not_object', error_count: 1 } };
+      } else {
+        kind = typeof artifact['export_kind'] === 'string' ? artifact['export_kind'] : null;
+        details = headerOf(artifact);
+        const rows = verifyExportObject(checks, ROOT_SCOPE, artifact);
+        details['files'] = rows.files;
+        if (rows.repos.length > 0) details['repos'] = rows.repos;
+        // What toAgentxchainJson needs beyond the findings (an object, so text views skip it).
+        details['compat'] = { shape: 'report', error_count: checks.errorCount };
+        collector.add('kit.unsigned_format', '$', 'AgentXchain exports carry no signature: an edit that also rewrites bytes, sha256, content_base64 and data (re-sealed) cannot be detected', {
+          severity: 'warning',
+        });
+      }
+    } else {
+      collector.add(bytes.byteLength === 0 ? 'input.empty' : 'input.not_json', '$', parsed.message, {
+        compat: `Invalid JSON export artifact: ${parsed.message}`,
+      });
+    }
+  } catch (error) {
+    recordThrown(collector, error);
+  }
+  return finishVerification(context, {
+    format: 'agentxchain',
+    kind,
+    checked: verified ? { structure: true, integrity: true } : {},
+    details,
+  });
+}
+
+/** Decodes and parses the document as the reference does; the V8 message on failure. */
+function parseDocument(bytes: Uint8Array): { ok: true; value: JsonValue } | { ok: false; message: string } {
+  // Attacker-controlled bytes: invalid UTF-8 becomes U+FFFD (never throws); the BOM is kept on
+  // purpose, because the reference keeps it and then fails to parse.
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch (error) {
+    // Only a document too long for one engine string gets here (V8: about 512 MiB).
+    return { ok: false, message: `the document cannot be decoded as one string: ${(error as Error).message}` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as JsonValue };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+/**
+ * The reference's report header (§1): `schema_version` and `export_kind` echo any truthy value,
+ * the counts are own-key counts of `files`/`repos` when they are objects.
+ */
+function headerOf(artifact: Record<string, JsonValue>): Record<string, unknown> {
+  const files = artifact['files'];
+  const repos = artifact['repos'];
+  return {
+    schema_version: artifact['schema_version'] || null,
+    export_kind: artifact['export_kind'] || null,
+    file_count: isJsonObject(files) ? Object.keys(files).length : 0,
+    repo_count: isJsonObject(repos) ? Object.keys(repos).length : 0,
+  };
+}

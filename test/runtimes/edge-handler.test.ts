@@ -1,0 +1,196 @@
+// handleVerifyRequest in Node (web-standard Request/Response): the HTTP contract of DESIGN.md
+// §4b, fast and without a server. The same handler runs in workerd and Deno (their own tests).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { handleVerifyRequest, optionsFromEnv, statusForReport, type EdgeOptions } from '../../src/edge/index.ts';
+import type { Report } from '../../src/report/types.ts';
+import { allFixtureCases, comparable, nodeReport } from './harness.ts';
+
+const URL_BASE = 'http://edge.test/';
+
+function post(body: BodyInit | null, init: { query?: string; headers?: Record<string, string> } = {}): Request {
+  return new Request(URL_BASE + (init.query ?? ''), { method: 'POST', body, headers: init.headers ?? {}, duplex: 'half' } as RequestInit);
+}
+
+async function answer(request: Request, options?: EdgeOptions): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }> {
+  const response = await handleVerifyRequest(request, options);
+  return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, unknown> };
+}
+
+/** A body that counts how much of it was pulled and never ends by itself. */
+function endlessBody(chunkBytes: number): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
+  let pulled = 0;
+  const line = new TextEncoder().encode('{"type":"exec:chunk","payload":{}}\n');
+  return {
+    stream: new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const chunk = new Uint8Array(chunkBytes);
+        for (let offset = 0; offset + line.length <= chunkBytes; offset += line.length) chunk.set(line, offset);
+        pulled += chunkBytes;
+        controller.enqueue(chunk);
+      },
+    }),
+    pulled: () => pulled,
+  };
+}
+
+describe('edge handler: the HTTP contract', () => {
+  const fixture = allFixtureCases().find((c) => c.format === 'agentxchain')!;
+
+  it('answers POST with the report Node verify produces, and the status it maps to', async () => {
+    const { status, json } = await answer(post(readFileSync(fixture.path), { query: `?name=${fixture.file}` }));
+    const expected = await nodeReport(fixture);
+    assert.deepEqual(comparable(json as unknown as Report), comparable(expected));
+    assert.equal(status, statusForReport(expected));
+  });
+
+  it('labels the report `request` unless ?name= is given', async () => {
+    const { json } = await answer(post('{}'));
+    assert.equal(json['input'], 'request');
+  });
+
+  it('maps reports to 200, 422, 413, 500 and 400', () => {
+    const report = (overall: Report['overall'], code?: string): Report =>
+      ({ overall, findings: code ? [{ code, path: '$', message: '', severity: 'error' }] : [] }) as unknown as Report;
+    assert.equal(statusForReport(report('pass')), 200);
+    assert.equal(statusForReport(report('fail', 'gzip.crc_mismatch')), 422);
+    for (const code of ['limit.input_bytes', 'limit.buffered_bytes', 'limit.decompressed_bytes', 'limit.compression_ratio']) {
+      assert.equal(statusForReport(report('error', code)), 413, code);
+    }
+    assert.equal(statusForReport(report('error', 'kit.internal_error')), 500);
+    assert.equal(statusForReport(report('error', 'input.not_json')), 400);
+    assert.equal(statusForReport(report('error', 'input.unknown_format')), 400);
+  });
+
+  it('answers GET with usage text and HEAD with headers only', async () => {
+    const get = await handleVerifyRequest(new Request(URL_BASE));
+    assert.equal(get.status, 200);
+    assert.match(get.headers.get('content-type')!, /^text\/plain/);
+    assert.match(await get.text(), /expect_public_key/);
+    const head = await handleVerifyRequest(new Request(URL_BASE, { method: 'HEAD' }));
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), '');
+  });
+
+  it('refuses other methods with 405 and an Allow header', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const { status, headers, json } = await answer(new Request(URL_BASE, { method }));
+      assert.equal(status, 405, method);
+      assert.equal(headers.get('allow'), 'GET, HEAD, POST');
+      assert.equal(json['error'], 'method_not_allowed');
+    }
+  });
+
+  it('refuses form uploads and unknown encodings with 415', async () => {
+    for (const headers of [
+      { 'content-type': 'multipart/form-data; boundary=x' },
+      { 'content-type': 'image/png' },
+      { 'content-encoding': 'br' },
+      { 'content-encoding': 'gzip, gzip' },
+    ]) {
+      const { status, json } = await answer(post('{}', { headers }));
+      assert.equal(status, 415, JSON.stringify(headers));
+      assert.equal(json['error'], 'unsupported_media_type');
+    }
+    for (const type of ['application/json', 'application/x-ndjson; charset=utf-8', 'application/gzip', 'application/octet-stream', 'text/plain', 'application/vnd.x+json', 'application/x-www-form-urlencoded']) {
+      const { status } = await answer(post('{}', { headers: { 'content-type': type } }));
+      assert.equal(status, 400, type); // read and verified: `{}` is no known format
+    }
+  });
+
+  it('refuses bad parameters with 400', async () => {
+    for (const query of ['?kind=pdf', '?strict=maybe', `?name=${'n'.repeat(1025)}`, '?name=']) {
+      const { status, json } = await answer(post('{}', { query }));
+      assert.equal(status, 400, query);
+      assert.equal(json['error'], 'bad_request', query);
+    }
+    const both = await answer(post('{}', { query: '?expect_public_key=aa', headers: { 'x-expect-public-key': 'bb' } }));
+    assert.equal(both.status, 400);
+  });
+
+  it('refuses a declared oversize body with 413 before reading any of it', async () => {
+    const body = endlessBody(4096);
+    const { status, json } = await answer(post(body.stream, { headers: { 'content-length': String(10 * 1024 * 1024) } }), { maxBodyBytes: 1024 * 1024 });
+    assert.equal(status, 413);
+    const report = json as unknown as Report;
+    assert.equal(report.overall, 'error');
+    assert.equal(report.findings[0]?.code, 'limit.input_bytes');
+    assert.equal(report.stats.bytes_read, 0);
+    assert.ok(body.pulled() <= 4096 * 2, `pulled ${body.pulled()} bytes`); // at most what the stream pre-filled
+  });
+
+  it('answers 413 from an endless body after reading just past the limit', async () => {
+    const body = endlessBody(4096);
+    const limit = 256 * 1024;
+    const { status, json } = await answer(post(body.stream, { query: '?kind=codex-exec' }), { maxBodyBytes: limit });
+    assert.equal(status, 413, JSON.stringify(json).slice(0, 400));
+    assert.ok((json as unknown as Report).findings.some((finding) => finding.code === 'limit.input_bytes'));
+    assert.ok(body.pulled() <= limit + 4 * 4096, `pulled ${body.pulled()} bytes for a ${limit}-byte limit`);
+  });
+
+  it('caps limits.maxInputBytes by maxBodyBytes, and keeps a lower one', async () => {
+    const small = await answer(post('x'.repeat(2000)), { maxBodyBytes: 1000 });
+    assert.equal(small.status, 413);
+    const lower = await answer(post('x'.repeat(2000)), { maxBodyBytes: 1_000_000, limits: { maxInputBytes: 500 } });
+    assert.equal(lower.status, 413);
+  });
+
+  it('reads a gzip body by its magic, and holds Content-Encoding: gzip to it', async () => {
+    const gz = gzipSync(readFileSync(fixture.path));
+    const plain = await answer(post(gz, { query: `?name=${fixture.file}` }));
+    const declared = await answer(post(gz, { query: `?name=${fixture.file}`, headers: { 'content-encoding': 'gzip' } }));
+    assert.deepEqual(comparable(declared.json as unknown as Report), comparable(plain.json as unknown as Report));
+    const liar = await answer(post('{"not":"gzip"}', { headers: { 'content-encoding': 'gzip' } }));
+    assert.equal(liar.status, 400);
+    assert.equal((liar.json as unknown as Report).findings[0]?.code, 'gzip.not_gzip');
+  });
+
+  it('turns a body that fails mid-read into input.unreadable, not an internal error', async () => {
+    let sent = 0;
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ > 0) controller.error(new Error('connection reset'));
+        else controller.enqueue(new TextEncoder().encode('{"type":"exec:'));
+      },
+    });
+    const { status, json } = await answer(post(broken));
+    const codes = (json as unknown as Report).findings.map((finding) => finding.code);
+    assert.ok(codes.includes('input.unreadable'), codes.join());
+    assert.ok(!codes.includes('kit.internal_error'), codes.join());
+    assert.equal(status, 400);
+  });
+
+  it('adds CORS headers only when enabled, and answers preflight then', async () => {
+    const origin = { origin: 'https://app.example' };
+    const off = await handleVerifyRequest(post('{}', { headers: origin }));
+    assert.equal(off.headers.get('access-control-allow-origin'), null);
+    const any = await handleVerifyRequest(post('{}', { headers: origin }), { cors: true });
+    assert.equal(any.headers.get('access-control-allow-origin'), '*');
+    const listed = await handleVerifyRequest(post('{}', { headers: origin }), { cors: ['https://app.example'] });
+    assert.equal(listed.headers.get('access-control-allow-origin'), 'https://app.example');
+    assert.equal(listed.headers.get('vary'), 'Origin');
+    const other = await handleVerifyRequest(post('{}', { headers: { origin: 'https://evil.example' } }), { cors: ['https://app.example'] });
+    assert.equal(other.headers.get('access-control-allow-origin'), null);
+    const preflight = await handleVerifyRequest(new Request(URL_BASE, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'POST' } }), { cors: true });
+    assert.equal(preflight.status, 204);
+    assert.match(preflight.headers.get('access-control-allow-methods')!, /POST/);
+    assert.match(preflight.headers.get('access-control-allow-headers')!, /X-Expect-Public-Key/);
+  });
+
+  it('reads its options from environment strings, ignoring malformed numbers', () => {
+    assert.deepEqual(optionsFromEnv({}), {});
+    assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1048576', MAX_BUFFERED_BYTES: '2048', CORS_ORIGINS: ' https://a.example , https://b.example ' }), {
+      maxBodyBytes: 1048576,
+      limits: { maxBufferedBytes: 2048 },
+      cors: ['https://a.example', 'https://b.example'],
+    });
+    assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1e9', MAX_BUFFERED_BYTES: '-5', CORS_ORIGINS: '*' }), { cors: true });
+  });
+
+  it('throws TypeError for a misconfigured maxBodyBytes (operator error)', async () => {
+    await assert.rejects(handleVerifyRequest(post('{}'), { maxBodyBytes: 0 }), TypeError);
+    await assert.rejects(handleVerifyRequest(post('{}'), { maxBodyBytes: 1.5 }), TypeError);
+  });
+});

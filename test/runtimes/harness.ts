@@ -1,0 +1,207 @@
+// Shared pieces of the runtime matrix (Node, workerd, Deno): the fixture cases of every format,
+// Node's reference report for each, how reports are compared across runtimes, and a real
+// workerd process serving the built worker on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verify } from '../../src/verify.ts';
+import type { Finding, Report } from '../../src/report/types.ts';
+import { fixturePath, loadCases, PROJECT_ROOT, SHARED } from '../helpers/fixtures.ts';
+import { buildWorker, workerdConfigFor } from '../../build/worker.mjs';
+
+export const FORMATS = ['agentxchain', 'zaxy', 'agent-history', 'codex-exec'] as const;
+
+/** One shared fixture file, with what the runtime must be told about it. */
+export interface FixtureCase {
+  readonly format: (typeof FORMATS)[number];
+  readonly file: string;
+  readonly path: string;
+  /** Zaxy: the pinned key the manifest gives for this case. */
+  readonly expectPublicKey?: string;
+}
+
+interface ManifestEntry {
+  readonly file: string;
+  readonly expect_public_key?: string | null;
+}
+
+/** Every case of every format's manifest (throws when a manifest has none). */
+export function allFixtureCases(): FixtureCase[] {
+  return FORMATS.flatMap((format) =>
+    loadCases<ManifestEntry>(format, (manifest) => (Array.isArray(manifest) ? manifest : (manifest as { cases: ManifestEntry[] }).cases)).map((entry) => ({
+      format,
+      file: entry.file,
+      path: fixturePath(format, entry.file),
+      ...(typeof entry.expect_public_key === 'string' ? { expectPublicKey: entry.expect_public_key } : {}),
+    })),
+  );
+}
+
+/** Bytes per chunk of Node's reference input: small, so "Node read it all" means the verifier did. */
+const REFERENCE_CHUNK = 1024;
+
+/**
+ * What Node's core reports for a case: the reference every other runtime must equal. The bytes
+ * arrive as a stream of small chunks of unknown total size, as an HTTP body does.
+ */
+export function nodeReport(fixture: FixtureCase): Promise<Report> {
+  return verify(chunkedStream(new Uint8Array(readFileSync(fixture.path))), {
+    name: fixture.file,
+    ...(fixture.expectPublicKey === undefined ? {} : { expectPublicKey: fixture.expectPublicKey }),
+  });
+}
+
+/** `bytes` as a stream of `REFERENCE_CHUNK`-byte chunks. */
+export function chunkedStream(bytes: Uint8Array, chunkBytes = REFERENCE_CHUNK): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.byteLength) return controller.close();
+      controller.enqueue(bytes.slice(offset, offset + chunkBytes));
+      offset += chunkBytes;
+    },
+  });
+}
+
+/** The query string the edge worker gets for a case. */
+export function caseQuery(fixture: FixtureCase): string {
+  const query = new URLSearchParams({ name: fixture.file });
+  if (fixture.expectPublicKey !== undefined) query.set('expect_public_key', fixture.expectPublicKey);
+  return `?${query}`;
+}
+
+/**
+ * A report as compared across runtimes: everything (verdicts, findings and their messages,
+ * details) except `stats`. Wall time differs on every run, and `bytes_read` depends on how the
+ * transport chunked the input when a verifier stops early (a limit, a gzip error, an unknown
+ * format): `assertSameBytesRead` checks it instead.
+ *
+ * One V8 difference is allowed (FIXTURES.md: "in other runtimes compare overall and exit code
+ * only" for quoted `JSON.parse` errors): newer V8 (workerd, Deno) appends ` (line N column M)`
+ * to Node 20's message, e.g. `Unterminated string in JSON at position 5000 (line 167 column 18)`.
+ * Only that suffix is removed from `input.not_json` findings; the rest must match exactly.
+ */
+export function comparable(report: Report): unknown {
+  const { stats: _stats, ...rest } = report;
+  return { ...rest, findings: report.findings.map(withoutV8LineColumn) };
+}
+
+const V8_LINE_COLUMN = / \(line \d+ column \d+\)$/;
+
+function withoutV8LineColumn(finding: Finding): Finding {
+  if (finding.code !== 'input.not_json') return finding;
+  return {
+    ...finding,
+    message: finding.message.replace(V8_LINE_COLUMN, ''),
+    ...(finding.compat === undefined ? {} : { compat: finding.compat.replace(V8_LINE_COLUMN, '') }),
+  };
+}
+
+/**
+ * `bytes_read` across runtimes: when Node's core read the whole input, the other runtime must
+ * have read exactly the whole input too; when Node stopped early, the other must not have read
+ * more than the input.
+ */
+export function assertSameBytesRead(actual: Report, expected: Report, inputBytes: number): void {
+  if (expected.stats.bytes_read === inputBytes) {
+    assert.equal(actual.stats.bytes_read, inputBytes, 'bytes_read: the whole input, as in Node');
+  } else {
+    assert.ok(actual.stats.bytes_read <= inputBytes, `bytes_read ${actual.stats.bytes_read} is at most the input's ${inputBytes}`);
+  }
+}
+
+/** A free TCP port on 127.0.0.1 (asked from the OS, then released for the child to bind). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface WorkerSpec {
+  readonly name: string;
+  readonly vars?: Record<string, string>;
+  /** Output file of the entry (default worker.js, the real Workers module). */
+  readonly entry?: string;
+}
+
+export interface RunningWorkerd {
+  readonly pid: number;
+  /** Base URL per worker name, e.g. `http://127.0.0.1:41234/`. */
+  readonly urls: Record<string, string>;
+  /** Peak resident memory of the workerd process so far (VmHWM), in bytes. */
+  peakBytes(): number;
+  /** Current resident memory (VmRSS), in bytes. */
+  residentBytes(): number;
+  /** True while the process has not exited. */
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * Builds the worker (plus `extraEntries`, e.g. a probe module) into a fresh temporary folder and
+ * serves each spec on its own 127.0.0.1 port in one real workerd process. Resolves once every
+ * worker answers `GET /`; the process is killed when the test process exits, whatever happens.
+ */
+export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: Record<string, string> = {}): Promise<RunningWorkerd> {
+  const outDir = mkdtempSync(join(tmpdir(), 'verify-export-workerd-'));
+  await buildWorker({ outDir, entries: { 'worker.js': 'src/edge/worker.ts', ...extraEntries } });
+  const ports = await Promise.all(specs.map(() => freePort()));
+  const workers = specs.map((spec, index) => ({ ...spec, address: `127.0.0.1:${ports[index]}` }));
+  const config = join(outDir, 'workerd.capnp');
+  writeFileSync(config, workerdConfigFor(workers));
+  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/workerd'), ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  running.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-8000);
+  });
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.on('exit', () => ((exited = true), running.delete(child), resolve())));
+  const urls = Object.fromEntries(workers.map((worker) => [worker.name, `http://${worker.address}/`]));
+  const status = (field: 'VmHWM' | 'VmRSS'): number => {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : Number.NaN;
+  };
+  const stop = async (): Promise<void> => {
+    if (!exited) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exit;
+      clearTimeout(timer);
+    }
+    rmSync(outDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 20_000;
+  for (const url of Object.values(urls)) {
+    for (;;) {
+      if (exited) throw new Error(`workerd exited while starting:\n${stderr}`);
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`workerd did not answer on ${url} within 20 s:\n${stderr}`);
+      }
+      try {
+        if ((await fetch(url)).ok) break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+  return { pid: child.pid!, urls, peakBytes: () => status('VmHWM'), residentBytes: () => status('VmRSS'), alive: () => !exited, stop };
+}
+
+/** Where the shared bench data lives. */
+export const BENCH_DATA = join(SHARED, 'bench-data');

@@ -1,0 +1,50 @@
+// Raw HTTP for the runtime tests, where fetch cannot express the case: a body that is sent
+// slowly and never finished, or a client that disappears mid-upload.
+import { request as httpRequest, type IncomingMessage, type ClientRequest } from 'node:http';
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/**
+ * Starts a POST and returns the request (to write to, slowly) and the response promise, which
+ * resolves as soon as the server answers, whether or not the body was finished. Write errors
+ * after the answer (the server closed its side) are expected and ignored.
+ */
+export function openUpload(url: string, headers: Record<string, string | number> = {}): { request: ClientRequest; response: Promise<RawResponse> } {
+  const request = httpRequest(url, { method: 'POST', headers });
+  const response = new Promise<RawResponse>((resolve, reject) => {
+    request.on('error', reject);
+    request.on('response', (message) => {
+      const chunks: Buffer[] = [];
+      message.on('data', (chunk: Buffer) => chunks.push(chunk));
+      message.on('error', reject);
+      message.on('end', () => resolve({ status: message.statusCode ?? 0, headers: message.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+  });
+  response.catch(() => undefined);
+  return { request, response };
+}
+
+/** Writes `bytes` in `chunkBytes` pieces, `delayMs` apart, stopping early when `stop()` says so. */
+export async function trickle(request: ClientRequest, bytes: Uint8Array, chunkBytes: number, delayMs: number, stop: () => boolean = () => false): Promise<number> {
+  let sent = 0;
+  while (sent < bytes.byteLength && !stop() && !request.destroyed) {
+    const chunk = bytes.subarray(sent, Math.min(bytes.byteLength, sent + chunkBytes));
+    await new Promise<void>((resolve) => request.write(chunk, () => resolve()));
+    sent += chunk.byteLength;
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+  return sent;
+}
+
+/** Rejects after `ms` so a hung server fails the test instead of stalling the run. */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

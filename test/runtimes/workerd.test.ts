@@ -1,0 +1,170 @@
+// The edge worker in real workerd (the Cloudflare Workers runtime, npm `workerd`) on 127.0.0.1:
+// every shared fixture of every format answers the report Node's core produces; the SHA-256
+// from the imported .wasm module equals node:crypto; and the worker holds up under hostile
+// uploads (oversize bodies, a gzip bomb, multi-member gzip, disconnects, concurrency).
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { statusForReport } from '../../src/edge/response.ts';
+import type { Report } from '../../src/report/types.ts';
+import { verify } from '../../src/verify.ts';
+import { allFixtureCases, assertSameBytesRead, BENCH_DATA, caseQuery, comparable, FORMATS, nodeReport, startWorkerd, type FixtureCase, type RunningWorkerd } from './harness.ts';
+import { openUpload, trickle, within } from './http.ts';
+
+const SMALL_LIMIT = 64 * 1024;
+const MiB = 1024 * 1024;
+
+describe('edge worker in workerd', { timeout: 180_000 }, () => {
+  let workerd: RunningWorkerd;
+  const cases = allFixtureCases();
+
+  before(async () => {
+    workerd = await startWorkerd(
+      [{ name: 'main' }, { name: 'small', vars: { MAX_BODY_BYTES: String(SMALL_LIMIT) } }, { name: 'probe', entry: 'probe.js' }],
+      { 'probe.js': 'test/runtimes/workerd-sha256-probe.ts' },
+    );
+  });
+  after(async () => {
+    await workerd?.stop();
+  });
+
+  async function post(fixture: FixtureCase, base = workerd.urls['main']!): Promise<{ status: number; report: Report; size: number }> {
+    const body = readFileSync(fixture.path);
+    const response = await fetch(base + caseQuery(fixture), { method: 'POST', body });
+    return { status: response.status, report: (await response.json()) as Report, size: body.byteLength };
+  }
+
+  /** Posts a fixture and asserts the worker's answer equals Node's report (and its status). */
+  async function assertParity(fixture: FixtureCase, answer?: Awaited<ReturnType<typeof post>>): Promise<void> {
+    const expected = await nodeReport(fixture);
+    const { status, report, size } = answer ?? (await post(fixture));
+    assert.deepEqual(comparable(report), comparable(expected));
+    assertSameBytesRead(report, expected, size);
+    assert.equal(status, statusForReport(expected));
+  }
+
+  it('hashes like node:crypto with the SHA-256 module imported as a .wasm file', async () => {
+    const sizes = [0, 1, 55, 56, 63, 64, 65, 16383, 16384, 16385, 100_000];
+    for (let i = 0; i < 30; i++) sizes.push(Math.floor(Math.random() * 200_000));
+    for (const size of sizes) {
+      const data = randomBytes(size);
+      const cuts = [...new Set(Array.from({ length: 3 }, () => Math.floor(Math.random() * (size + 1))))].sort((a, b) => a - b);
+      const response = await fetch(`${workerd.urls['probe']}?cuts=${cuts.join(',')}`, { method: 'POST', body: data });
+      const digests = (await response.json()) as Record<string, string>;
+      const expected = createHash('sha256').update(data).digest('hex');
+      assert.deepEqual(digests, { oneShot: expected, incremental: expected, webCrypto: expected }, `${size} bytes cut at ${cuts}`);
+    }
+  });
+
+  it('stops a gzip bomb at the decompression limit with bounded memory', async () => {
+    const bomb = readFileSync(join(BENCH_DATA, 'agent-history--bomb-4gb.ndjson.gz'));
+    const peakBefore = workerd.peakBytes();
+    const { request, response } = openUpload(`${workerd.urls['main']}?name=bomb.ndjson.gz`, { 'content-type': 'application/gzip' });
+    let answered = false;
+    void response.then(() => (answered = true), () => undefined);
+    const sent = await trickle(request, bomb, 256 * 1024, 0, () => answered);
+    if (!answered) request.end();
+    const answer = await within(response, 60_000, 'gzip bomb');
+    request.destroy();
+    const report = JSON.parse(answer.body) as Report;
+    assert.equal(answer.status, 413, answer.body.slice(0, 500));
+    assert.ok(report.findings.some((finding) => finding.code === 'limit.compression_ratio' || finding.code === 'limit.decompressed_bytes'), JSON.stringify(report.findings));
+    assert.ok(report.stats.bytes_read < bomb.byteLength, `read ${report.stats.bytes_read} of ${bomb.byteLength} compressed bytes (sent ${sent})`);
+    const growth = workerd.peakBytes() - peakBefore;
+    assert.ok(growth < 128 * MiB, `workerd peak memory grew by ${(growth / MiB).toFixed(1)} MiB`);
+  });
+
+  for (const format of FORMATS) {
+    it(`answers every ${format} fixture with the report Node's core produces`, async (t) => {
+      const ofFormat = cases.filter((fixture) => fixture.format === format);
+      assert.ok(ofFormat.length > 0);
+      for (const fixture of ofFormat) {
+        await t.test(fixture.file, () => assertParity(fixture));
+      }
+    });
+  }
+
+  it('verifies a multi-member gzip upload like the plain file', async () => {
+    const fixture = cases.find((c) => c.format === 'codex-exec' && !c.file.endsWith('.gz'))!;
+    const text = readFileSync(fixture.path);
+    const cut = text.indexOf(0x0a, text.byteLength >> 1) + 1 || text.byteLength >> 1;
+    const members = Buffer.concat([gzipSync(text.subarray(0, cut)), gzipSync(text.subarray(cut))]);
+    const response = await fetch(`${workerd.urls['main']}?name=${fixture.file}.gz`, { method: 'POST', body: members, headers: { 'content-encoding': 'gzip' } });
+    const report = (await response.json()) as Report;
+    const expected = await verify(members, { name: `${fixture.file}.gz` });
+    assert.deepEqual(comparable(report), comparable(expected));
+    const plain = await nodeReport(fixture);
+    assert.deepEqual(report.findings, plain.findings);
+    assert.equal(report.overall, plain.overall);
+    assert.equal(response.status, statusForReport(plain));
+  });
+
+  it('refuses a body whose Content-Length is over the limit without reading it', async () => {
+    const { request, response } = openUpload(workerd.urls['small']!, { 'content-length': 10 * MiB, 'content-type': 'application/json' });
+    request.write('{"export_kind":"agentxchain_run_export"');
+    const answer = await within(response, 10_000, 'declared oversize body');
+    request.destroy();
+    const report = JSON.parse(answer.body) as Report;
+    assert.equal(answer.status, 413);
+    assert.equal(report.findings[0]?.code, 'limit.input_bytes');
+    assert.equal(report.stats.bytes_read, 0);
+  });
+
+  it('answers 413 while an oversize streamed body is still arriving', async () => {
+    const { request, response } = openUpload(workerd.urls['small']!, { 'content-type': 'application/x-ndjson' });
+    let answered = false;
+    void response.then(() => (answered = true), () => undefined);
+    const line = Buffer.from('{"type":"exec:chunk","payload":{"data":"' + 'x'.repeat(1000) + '"}}\n');
+    const endless = Buffer.concat(Array.from({ length: 200 }, () => line)); // ~200 KiB, never finished
+    const sent = await trickle(request, endless, 8 * 1024, 5, () => answered);
+    const answer = await within(response, 10_000, 'streamed oversize body');
+    request.destroy();
+    const report = JSON.parse(answer.body) as Report;
+    assert.equal(answer.status, 413, answer.body);
+    assert.ok(report.findings.some((finding) => finding.code === 'limit.input_bytes'));
+    assert.ok(sent < endless.byteLength, `answered after ${sent} of ${endless.byteLength} bytes`);
+    assert.ok(report.stats.bytes_read <= SMALL_LIMIT + 64 * 1024, `read ${report.stats.bytes_read} bytes`);
+  });
+
+  it('keeps serving after a client disconnects mid-upload', async () => {
+    const { request, response } = openUpload(`${workerd.urls['main']}?name=cut.jsonl`, { 'content-type': 'application/x-ndjson' });
+    const line = Buffer.from('{"type":"exec:chunk","payload":{"data":"' + 'y'.repeat(4000) + '"}}\n');
+    await trickle(request, Buffer.concat(Array.from({ length: 100 }, () => line)), 16 * 1024, 2);
+    request.destroy();
+    await response.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(workerd.alive(), 'workerd is still running');
+    assert.equal((await fetch(workerd.urls['main']!)).status, 200);
+    await assertParity(cases.find((c) => c.format === 'agentxchain')!);
+  });
+
+  it('answers 20 concurrent uploads, each with its own report', async () => {
+    const picked = FORMATS.flatMap((format) => {
+      const ofFormat = cases.filter((c) => c.format === format);
+      return Array.from({ length: 5 }, (_, index) => ofFormat[Math.floor((index * ofFormat.length) / 5)]!);
+    });
+    assert.equal(picked.length, 20);
+    const answers = await Promise.all(picked.map((fixture) => post(fixture)));
+    for (const [index, fixture] of picked.entries()) await assertParity(fixture, answers[index]);
+  });
+
+  it('answers misuse with 405 and 415, and GET with the usage text', async () => {
+    const base = workerd.urls['main']!;
+    const usage = await fetch(base);
+    assert.equal(usage.status, 200);
+    assert.match(await usage.text(), /POST \//);
+    const put = await fetch(base, { method: 'PUT', body: '{}' });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.get('allow'), 'GET, HEAD, POST');
+    const form = await fetch(base, { method: 'POST', body: 'x', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    assert.equal(form.status, 415);
+    const brotli = await fetch(base, { method: 'POST', body: 'x', headers: { 'content-encoding': 'br' } });
+    assert.equal(brotli.status, 415);
+    const badKind = await fetch(`${base}?kind=pdf`, { method: 'POST', body: '{}' });
+    assert.equal(badKind.status, 400);
+    assert.equal(((await badKind.json()) as { error: string }).error, 'bad_request');
+  });
+});

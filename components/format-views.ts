@@ -1,0 +1,251 @@
+/**
+ * Per-format detail views: the AgentXchain file table and nested repos, the Zaxy signer, entries,
+ * disclosed entries with their proof drawing and the disclosure panel, and NDJSON counts. They
+ * read `report.details` only through `details.ts`, so a missing or odd field shows as "–".
+ * @module
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Report } from '../src/report/types.ts';
+import { agentxchainFacts, streamFacts, zaxyFacts, type ZaxyFacts } from './details.ts';
+import type { EntryFilter } from './disclosure.ts';
+import { proofPath } from './proof-path.ts';
+import { formatBytes } from './format.ts';
+
+/** Rows drawn per table; the rest are counted, not drawn (bundles may hold 100,000 entries). */
+export const MAX_ROWS = 500;
+
+const DASH = '–';
+
+function show(value: string | number | undefined): string {
+  return value === undefined || value === '' ? DASH : String(value);
+}
+
+function moreRows(total: number): TemplateResult | typeof nothing {
+  return total > MAX_ROWS ? html`<p class="more">Showing the first ${MAX_ROWS} of ${total} rows.</p>` : nothing;
+}
+
+/** The disclosure panel's state, owned by the element (reset for every new report). */
+export interface DisclosureState {
+  readonly selected: ReadonlySet<number>;
+  readonly filter: EntryFilter;
+  readonly busy: boolean;
+  readonly message?: string | undefined;
+  readonly download?: { readonly url: string; readonly name: string; readonly count: number; readonly text: string } | undefined;
+  /** Row of the disclosed-entries table whose proof is drawn. */
+  readonly proofRow: number;
+}
+
+/** State and callbacks of the disclosure panel and the disclosed-entries table. */
+export interface DisclosureUi extends DisclosureState {
+  /** Offered only for a signed bundle that passed. */
+  readonly available: boolean;
+  toggle(position: number, on: boolean): void;
+  setFilter(filter: EntryFilter): void;
+  tickMatching(): void;
+  clearSelection(): void;
+  disclose(): void;
+  verifySubset(): void;
+  showProof(row: number): void;
+}
+
+/**
+ * The format-specific part of a report.
+ * @example
+ * html`${renderFormatDetails(report, ui)}`
+ */
+export function renderFormatDetails(report: Report, ui: DisclosureUi): TemplateResult | typeof nothing {
+  switch (report.format) {
+    case 'agentxchain':
+      return renderAgentxchain(report);
+    case 'zaxy':
+      return renderZaxy(report, ui);
+    case 'agent-history':
+    case 'codex-exec':
+      return renderStream(report);
+    default:
+      return nothing;
+  }
+}
+
+function renderAgentxchain(report: Report): TemplateResult {
+  const facts = agentxchainFacts(report.details);
+  return html`<section part="details" class="details" aria-label="Export contents">
+    <dl class="facts">
+      <div><dt>Export kind</dt><dd>${show(facts.exportKind ?? report.kind ?? undefined)}</dd></div>
+      <div><dt>Schema</dt><dd>${show(facts.schemaVersion)}</dd></div>
+      <div><dt>Files</dt><dd>${show(facts.fileCount)}</dd></div>
+      ${facts.repoCount !== undefined ? html`<div><dt>Repos</dt><dd>${facts.repoCount}</dd></div>` : nothing}
+    </dl>
+    ${facts.files.length > 0
+      ? html`<div class="scroll"><table part="file-table" class="files">
+          <caption>Files in the export</caption>
+          <thead><tr><th scope="col">Path</th><th scope="col">Format</th><th scope="col" class="num">Bytes</th><th scope="col">SHA-256</th><th scope="col">Status</th></tr></thead>
+          <tbody>
+            ${facts.files.slice(0, MAX_ROWS).map(
+              (file) => html`<tr data-status=${file.status ?? ''}>
+                <td><code>${file.path}</code></td>
+                <td>${show(file.format)}</td>
+                <td class="num">${file.bytes === undefined ? DASH : file.bytes.toLocaleString('en')}</td>
+                <td><code title=${file.sha256 ?? ''}>${file.sha256 === undefined ? DASH : file.sha256.slice(0, 12)}</code></td>
+                <td>${show(file.status)}</td>
+              </tr>`,
+            )}
+          </tbody>
+        </table></div>
+        ${moreRows(facts.files.length)}`
+      : nothing}
+    ${facts.repos.length > 0
+      ? html`<div class="scroll"><table part="repo-table" class="repos">
+          <caption>Nested repository exports</caption>
+          <thead><tr><th scope="col">Repo</th><th scope="col">Exported</th><th scope="col">Verdict</th><th scope="col" class="num">Files</th></tr></thead>
+          <tbody>
+            ${facts.repos.slice(0, MAX_ROWS).map(
+              (repo) => html`<tr>
+                <td><code>${repo.id}</code></td>
+                <td>${repo.ok === undefined ? DASH : repo.ok ? 'yes' : 'no (repo failed at export time)'}</td>
+                <td>${show(repo.overall)}</td>
+                <td class="num">${show(repo.fileCount)}</td>
+              </tr>`,
+            )}
+          </tbody>
+        </table></div>`
+      : nothing}
+  </section>`;
+}
+
+function pinnedWords(report: Report): string {
+  switch (report.verdicts.trust) {
+    case 'pass':
+      return 'yes: matches the pinned key';
+    case 'fail':
+      return 'no: does not match the pinned key';
+    default:
+      return 'not pinned: anyone holding a key could have signed this';
+  }
+}
+
+function renderZaxy(report: Report, ui: DisclosureUi): TemplateResult {
+  const facts = zaxyFacts(report.details);
+  const fingerprint = facts.fingerprint ?? (facts.publicKey === undefined ? undefined : `${facts.publicKey.slice(0, 16)}…`);
+  return html`<section part="details" class="details" aria-label="Bundle contents">
+    <dl part="signer" class="facts signer">
+      <div><dt>Algorithm</dt><dd>${show(facts.algorithm)}</dd></div>
+      <div><dt>Key fingerprint</dt><dd><code title=${facts.publicKey ?? ''}>${show(fingerprint)}</code></dd></div>
+      <div><dt>Pinned</dt><dd>${pinnedWords(report)}</dd></div>
+      <div><dt>Session</dt><dd>${show(facts.sessionId)}</dd></div>
+      <div><dt>Created</dt><dd>${show(facts.createdAt)}</dd></div>
+      <div><dt>Merkle root</dt><dd><code title=${facts.merkleRoot ?? ''}>${facts.merkleRoot === undefined ? DASH : `${facts.merkleRoot.slice(0, 16)}…`}</code></dd></div>
+      <div><dt>${facts.disclosed === undefined ? 'Entries' : 'Disclosed'}</dt><dd>${show(facts.disclosed === undefined ? facts.entryCount : facts.disclosedCount)}</dd></div>
+    </dl>
+    ${facts.disclosed === undefined ? renderEntries(facts, ui) : renderDisclosed(facts, ui)}
+  </section>`;
+}
+
+function renderEntries(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult | typeof nothing {
+  if (facts.entries.length === 0) return nothing;
+  const tickable = ui.available;
+  return html`${tickable ? renderDisclosurePanel(facts, ui) : nothing}
+    <div class="scroll"><table part="entry-table" class="entries">
+      <caption>Entries</caption>
+      <thead><tr>${tickable ? html`<th scope="col"><span class="visually-hidden">Disclose</span></th>` : nothing}<th scope="col" class="num">#</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col">Valid from</th></tr></thead>
+      <tbody>
+        ${facts.entries.slice(0, MAX_ROWS).map(
+          (entry) => html`<tr>
+            ${tickable
+              ? html`<td><input type="checkbox" aria-label="Disclose entry ${entry.position}" .checked=${ui.selected.has(entry.position)}
+                  @change=${(event: Event) => ui.toggle(entry.position, (event.target as HTMLInputElement).checked)} /></td>`
+              : nothing}
+            <td class="num">${entry.position}</td>
+            <td><code>${show(entry.kind)}</code></td>
+            <td>${show(entry.grain)}</td>
+            <td class="num">${show(entry.seq)}</td>
+            <td>${show(entry.validFrom)}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table></div>
+    ${moreRows(facts.entries.length)}`;
+}
+
+function renderDisclosurePanel(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult {
+  const set = (patch: Partial<EntryFilter>) => ui.setFilter({ ...ui.filter, ...patch });
+  const value = (event: Event) => (event.target as HTMLInputElement | HTMLSelectElement).value;
+  return html`<fieldset part="disclosure" class="disclosure">
+    <legend>Disclose a subset</legend>
+    <p class="hint">Tick entries (or tick all that match a filter), then download a subset that proves just those entries against this bundle's signed root.</p>
+    <div class="filters">
+      <label>Kinds <input type="text" placeholder="goal.created, entity:goal" .value=${ui.filter.kinds} @input=${(e: Event) => set({ kinds: value(e) })} /></label>
+      <label>Grain
+        <select .value=${ui.filter.grain} @change=${(e: Event) => set({ grain: value(e) as EntryFilter['grain'] })}>
+          <option value="">any</option><option value="event">event</option><option value="semantic">semantic</option>
+        </select>
+      </label>
+      <label>Seq from <input type="number" inputmode="numeric" .value=${ui.filter.seqMin} @input=${(e: Event) => set({ seqMin: value(e) })} /></label>
+      <label>Seq to <input type="number" inputmode="numeric" .value=${ui.filter.seqMax} @input=${(e: Event) => set({ seqMax: value(e) })} /></label>
+      <button type="button" @click=${ui.tickMatching}>Tick matching</button>
+      <button type="button" @click=${ui.clearSelection}>Clear</button>
+    </div>
+    <div class="actions">
+      <button part="disclose-button" type="button" class="primary" ?disabled=${ui.busy} @click=${ui.disclose}>
+        Download subset (${ui.selected.size} of ${facts.entries.length} entr${facts.entries.length === 1 ? 'y' : 'ies'})
+      </button>
+      ${ui.download
+        ? html`<a part="download-link" href=${ui.download.url} download=${ui.download.name}>${ui.download.name}</a>
+            <button type="button" @click=${ui.verifySubset}>Verify this subset</button>`
+        : nothing}
+      <span class="disclosure-status" role="status">${ui.busy ? 'Building subset…' : (ui.message ?? '')}</span>
+    </div>
+  </fieldset>`;
+}
+
+function renderDisclosed(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult {
+  const disclosed = facts.disclosed ?? [];
+  if (disclosed.length === 0) return html`<p class="more">This subset discloses no entries: only its signature was checked.</p>`;
+  const row = Math.min(ui.proofRow, disclosed.length - 1);
+  const chosen = disclosed[row]!;
+  return html`<div class="disclosed-layout">
+    <div class="scroll"><table part="entry-table" class="entries">
+      <caption>Disclosed entries</caption>
+      <thead><tr><th scope="col" class="num">Index</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col" class="num">Proof depth</th><th scope="col"><span class="visually-hidden">Proof</span></th></tr></thead>
+      <tbody>
+        ${disclosed.slice(0, MAX_ROWS).map(
+          (entry, k) => html`<tr aria-current=${k === row ? 'true' : 'false'}>
+            <td class="num">${show(entry.index)}</td>
+            <td><code>${show(entry.kind)}</code></td>
+            <td>${show(entry.grain)}</td>
+            <td class="num">${show(entry.seq)}</td>
+            <td class="num">${show(entry.proofDepth)}</td>
+            <td><button type="button" class="link" aria-pressed=${k === row ? 'true' : 'false'} @click=${() => ui.showProof(k)}>Show proof</button></td>
+          </tr>`,
+        )}
+      </tbody>
+    </table></div>
+    ${moreRows(disclosed.length)}
+    <figure class="proof-figure">
+      ${proofPath({ index: chosen.index, proof: chosen.proof, root: facts.merkleRoot })}
+      <figcaption>Proof path of disclosed entry ${show(chosen.index)}: each step hashes the running node with the sibling on the side shown, up to the signed root.</figcaption>
+    </figure>
+  </div>`;
+}
+
+function renderStream(report: Report): TemplateResult {
+  const facts = streamFacts(report.details);
+  return html`<section part="details" class="details" aria-label="Stream contents">
+    <dl class="facts">
+      <div><dt>Schema</dt><dd>${show(facts.schema ?? report.kind ?? undefined)}</dd></div>
+      <div><dt>Lines</dt><dd>${show(facts.lineCount)}</dd></div>
+      ${facts.sessionCount !== undefined ? html`<div><dt>Sessions</dt><dd>${facts.sessionCount}</dd></div>` : nothing}
+      ${facts.attempts !== undefined ? html`<div><dt>Attempts</dt><dd>${facts.attempts}</dd></div>` : nothing}
+      <div><dt>Compressed</dt><dd>${facts.compressed === undefined ? DASH : facts.compressed ? 'yes (gzip)' : 'no'}</dd></div>
+      ${facts.bytesIn !== undefined ? html`<div><dt>Bytes read</dt><dd>${formatBytes(facts.bytesIn)}</dd></div>` : nothing}
+      ${facts.bytesOut !== undefined && facts.compressed ? html`<div><dt>Decompressed</dt><dd>${formatBytes(facts.bytesOut)}</dd></div>` : nothing}
+    </dl>
+    ${facts.recordsByType.length > 0
+      ? html`<table part="record-table" class="records">
+          <caption>Records by type</caption>
+          <thead><tr><th scope="col">Type</th><th scope="col" class="num">Count</th></tr></thead>
+          <tbody>${facts.recordsByType.slice(0, MAX_ROWS).map(([type, count]) => html`<tr><td><code>${type}</code></td><td class="num">${count}</td></tr>`)}</tbody>
+        </table>`
+      : nothing}
+  </section>`;
+}

@@ -1,0 +1,152 @@
+/**
+ * The main-thread side of the verification worker: starts it lazily, matches replies to jobs,
+ * forwards progress, and turns an AbortSignal into a `cancel` message. A worker that does not
+ * answer a cancel promptly (stuck in one long synchronous step) is terminated and replaced.
+ * @module
+ */
+import type { Limits } from '../src/limits.ts';
+import type { Report } from '../src/report/types.ts';
+import type { FromWorker, ToWorker, WorkerSource, WorkerVerifyOptions } from './worker-protocol.ts';
+
+/** How long a cancelled job may take to acknowledge before its worker is terminated. */
+const CANCEL_GRACE_MS = 500;
+
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (bytesRead: number, totalBytes?: number) => void;
+}
+
+export interface VerifierClient {
+  /** Verifies in the worker; rejects with an `AbortError` DOMException when `signal` aborts. */
+  verify(source: WorkerSource, options: WorkerVerifyOptions, run?: RunOptions): Promise<Report>;
+  /** Builds a disclosed Zaxy subset of the entries at `indices`; resolves to its JSON text. */
+  disclose(source: WorkerSource, indices: readonly number[], limits?: Partial<Limits>, run?: RunOptions): Promise<string>;
+  /** Resolves once no job is in flight (cancelled jobs acknowledged or their worker terminated). */
+  idle(): Promise<void>;
+  /** Terminates the worker; pending jobs reject. */
+  dispose(): void;
+}
+
+interface Job {
+  readonly resolve: (value: Report | string) => void;
+  readonly reject: (error: unknown) => void;
+  readonly onProgress?: ((bytesRead: number, totalBytes?: number) => void) | undefined;
+  /** Set once the caller gave up; later messages for the job are dropped. */
+  cancelled: boolean;
+  graceTimer?: ReturnType<typeof setTimeout>;
+}
+
+/** Starts the module worker. The literal `new Worker(new URL(…), { type: 'module' })` lets Vite bundle it. */
+function startWorker(): Worker {
+  return new Worker(new URL('./verify-worker.ts', import.meta.url), { type: 'module', name: 'verify-export' });
+}
+
+/**
+ * Creates a client owning at most one worker at a time.
+ * @example
+ * const client = createVerifierClient();
+ * const report = await client.verify({ type: 'blob', blob: file }, { name: file.name }, { signal });
+ */
+export function createVerifierClient(createWorker: () => Worker = startWorker): VerifierClient {
+  let worker: Worker | undefined;
+  let nextId = 1;
+  const jobs = new Map<number, Job>();
+  let idleWaiters: (() => void)[] = [];
+
+  function settle(id: number): Job | undefined {
+    const job = jobs.get(id);
+    if (job === undefined) return undefined;
+    jobs.delete(id);
+    if (job.graceTimer !== undefined) clearTimeout(job.graceTimer);
+    if (jobs.size === 0) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+    return job.cancelled ? undefined : job;
+  }
+
+  function terminate(reason: unknown): void {
+    worker?.terminate();
+    worker = undefined;
+    for (const id of [...jobs.keys()]) settle(id)?.reject(reason);
+  }
+
+  function onMessage(event: MessageEvent<FromWorker>): void {
+    const message = event.data;
+    if (message.type === 'progress') {
+      const job = jobs.get(message.id);
+      if (job !== undefined && !job.cancelled) job.onProgress?.(message.bytesRead, message.totalBytes);
+      return;
+    }
+    const job = settle(message.id);
+    if (job === undefined) return;
+    if (message.type === 'result') job.resolve(message.report);
+    else if (message.type === 'disclosed') job.resolve(message.text);
+    else job.reject(message.aborted ? abortError() : new Error(message.message));
+  }
+
+  function ensureWorker(): Worker {
+    if (worker !== undefined) return worker;
+    const started = createWorker();
+    started.addEventListener('message', onMessage);
+    // A worker that fails to load (network, CSP) reports here, not through a message.
+    started.addEventListener('error', (event) => {
+      event.preventDefault();
+      if (worker === started) terminate(new Error(`the verification worker failed: ${event.message || 'could not load'}`));
+    });
+    worker = started;
+    return started;
+  }
+
+  function submit<T extends Report | string>(request: ToWorker, transfer: Transferable[], run: RunOptions): Promise<T> {
+    const { signal, onProgress } = run;
+    if (signal?.aborted) return Promise.reject(abortError());
+    const target = ensureWorker();
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = { resolve: resolve as (value: Report | string) => void, reject, onProgress, cancelled: false };
+      jobs.set(request.id, job);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (!jobs.has(request.id) || job.cancelled) return;
+          job.cancelled = true;
+          reject(abortError());
+          target.postMessage({ type: 'cancel', id: request.id } satisfies ToWorker);
+          job.graceTimer = setTimeout(() => {
+            if (jobs.has(request.id) && worker === target) terminate(abortError());
+          }, CANCEL_GRACE_MS);
+        },
+        { once: true },
+      );
+      target.postMessage(request, transfer);
+    });
+  }
+
+  return {
+    verify(source, options, run = {}) {
+      const id = nextId++;
+      return submit<Report>({ type: 'verify', id, source, options }, transferList(source), run);
+    },
+    disclose(source, indices, limits, run = {}) {
+      const id = nextId++;
+      const request: ToWorker = { type: 'disclose', id, source, indices: [...indices], ...(limits === undefined ? {} : { limits }) };
+      return submit<string>(request, transferList(source), run);
+    },
+    idle() {
+      if (jobs.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    dispose() {
+      terminate(abortError());
+    },
+  };
+}
+
+function transferList(source: WorkerSource): Transferable[] {
+  return source.type === 'bytes' ? [source.buffer] : [];
+}
+
+function abortError(): DOMException {
+  return new DOMException('verification was cancelled', 'AbortError');
+}

@@ -1,0 +1,423 @@
+/**
+ * The `<verify-export>` element class (registration lives in `verify-export.ts`). A view over
+ * the core (DESIGN.md §7, STYLE.md §11): it collects the input, runs the core's `verify` in a
+ * module worker through a `@lit/task` Task, and renders the `Report`. No verification logic here.
+ * @module
+ */
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { Task, TaskStatus, initialState } from '@lit/task';
+import type { Limits } from '../src/limits.ts';
+import type { FormatId, Report } from '../src/report/types.ts';
+import { EMPTY_FILTER, subsetFileName } from './disclosure.ts';
+import { formatBytes } from './format.ts';
+import type { DisclosureState } from './format-views.ts';
+import type { ReportHost } from './report-view.ts';
+import { createVerifierClient, type VerifierClient } from './verify-client.ts';
+import { styles } from './verify-export.styles.ts';
+import type { WorkerSource } from './worker-protocol.ts';
+
+/** What the element verifies: one of its three inputs, captured when it was set. */
+type Source =
+  | { readonly type: 'blob'; readonly blob: Blob; readonly name: string }
+  | { readonly type: 'bytes'; readonly bytes: Uint8Array; readonly name: string }
+  | { readonly type: 'url'; readonly url: string; readonly name: string };
+
+/** Detail of `verify-export:progress`. */
+export interface VerifyExportProgress {
+  readonly bytesRead: number;
+  readonly totalBytes?: number;
+  /** Source bytes per second since verification started. */
+  readonly bytesPerSecond: number;
+}
+
+/** Detail of `verify-export:error`: the run produced no report. */
+export interface VerifyExportFailure {
+  readonly message: string;
+  /** True when the person (or `cancel()`) stopped the run. */
+  readonly cancelled: boolean;
+}
+
+interface Progress {
+  readonly startedAt: number;
+  readonly bytesRead: number;
+  readonly totalBytes?: number | undefined;
+}
+
+const FRESH_DISCLOSURE: DisclosureState = { selected: new Set(), filter: EMPTY_FILTER, busy: false, proofRow: 0 };
+
+/** The report view, loaded when the first verification starts (in parallel with the worker). */
+type ReportView = typeof import('./report-view.ts');
+let reportView: Promise<ReportView> | undefined;
+function loadReportView(): Promise<ReportView> {
+  reportView ??= import('./report-view.ts');
+  return reportView;
+}
+
+/**
+ * Verifies an AI-agent export artifact (AgentXchain, Zaxy, agent-history NDJSON, codex-exec
+ * JSONL) in the page: nothing is uploaded. Verification runs in a module Web Worker.
+ *
+ * @example
+ * ```html
+ * <script type="module" src="verify-export/components/verify-export.js"></script>
+ * <verify-export src="bundle.json" expect-public-key="235274…"></verify-export>
+ * ```
+ *
+ * @fires verify-export:progress - `detail: { bytesRead, totalBytes?, bytesPerSecond }` while input is read.
+ * @fires verify-export:result - `detail`: the `Report` (also for a `fail` or `error` verdict).
+ * @fires verify-export:error - `detail: { message, cancelled }` when no report could be made (cancelled, fetch failed, bad options).
+ *
+ * @slot - Replaces the drop zone's prompt text.
+ *
+ * @csspart dropzone - The drop zone (a button: Enter or Space opens the file picker).
+ * @csspart choose-button - The "Choose a file" button inside the drop zone.
+ * @csspart verdict - The verdict sentence (an `aria-live` status region).
+ * @csspart meta - The line under the verdict: input name, format, size, time.
+ * @csspart progress - The progress bar row (bar, bytes, throughput, Cancel).
+ * @csspart cancel-button - The Cancel button.
+ * @csspart dimensions - The four verdict dimensions.
+ * @csspart not-checked - Notes on what was not checked.
+ * @csspart findings - The findings, grouped by path.
+ * @csspart details - The format-specific facts.
+ * @csspart file-table - AgentXchain files.
+ * @csspart repo-table - AgentXchain nested repository exports.
+ * @csspart signer - Zaxy signer facts.
+ * @csspart entry-table - Zaxy entries or disclosed entries.
+ * @csspart proof - The SVG drawing of a disclosed entry's proof path.
+ * @csspart disclosure - The Zaxy disclosure panel.
+ * @csspart disclose-button - The "Download subset" button.
+ * @csspart download-link - The link to the made subset.
+ * @csspart record-table - NDJSON records by type.
+ *
+ * @cssprop --verify-export-fg - Text colour.
+ * @cssprop --verify-export-bg - Background colour.
+ * @cssprop --verify-export-surface - Background of the drop zone, buttons and table heads.
+ * @cssprop --verify-export-muted - Secondary text colour.
+ * @cssprop --verify-export-border - Border colour.
+ * @cssprop --verify-export-accent - Focus rings, links, progress, primary button.
+ * @cssprop --verify-export-pass - Colour of a pass (always paired with the word).
+ * @cssprop --verify-export-fail - Colour of a fail (always paired with the word).
+ * @cssprop --verify-export-error - Colour of an error or cancel (always paired with the word).
+ * @cssprop --verify-export-radius - Corner radius.
+ * @cssprop --verify-export-font - Font shorthand.
+ * @cssprop --verify-export-mono - Monospace font family (paths, hashes, codes).
+ * @cssprop --verify-export-table-height - Maximum height of a scrolling table.
+ */
+export class VerifyExportElement extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    src: { type: String },
+    kind: { type: String },
+    expectPublicKey: { type: String, attribute: 'expect-public-key' },
+    file: { attribute: false },
+    bytes: { attribute: false },
+    limits: { attribute: false },
+    _source: { state: true },
+    _progress: { state: true },
+    _dragging: { state: true },
+    _disclosure: { state: true },
+  };
+
+  /** URL of an artifact to fetch and verify (attribute `src`). Fetched inside the worker. */
+  declare src: string | null;
+  /** Format to assume instead of detecting it: `auto` (default), `agentxchain`, `zaxy`, `agent-history`, `codex-exec`. */
+  declare kind: FormatId | 'auto' | null;
+  /** Hex public key the Zaxy signer must have (attribute `expect-public-key`); sets the trust verdict. */
+  declare expectPublicKey: string | null;
+  /** A File or Blob to verify (a dropped or picked file also lands here). */
+  declare file: Blob | null;
+  /** Bytes to verify; copied to the worker, the caller's buffer stays intact. */
+  declare bytes: Uint8Array | ArrayBuffer | null;
+  /** Overrides of the core's `DEFAULT_LIMITS`. */
+  declare limits: Partial<Limits> | undefined;
+
+  declare private _source: Source | undefined;
+  declare private _progress: Progress | undefined;
+  declare private _dragging: boolean;
+  declare private _disclosure: DisclosureState;
+
+  private _client: VerifierClient | undefined;
+  private _view: ReportView | undefined;
+
+  private readonly _task = new Task(this, {
+    args: () => [this._source, this.kind, this.expectPublicKey, this.limits] as const,
+    task: async ([source, kind, expectPublicKey, limits], { signal }) => {
+      if (source === undefined) return initialState;
+      this._resetDisclosure();
+      this._progress = { startedAt: performance.now(), bytesRead: 0, totalBytes: sizeOf(source) };
+      this._client ??= createVerifierClient();
+      const view = loadReportView().then((loaded) => (this._view = loaded));
+      const report = await this._client.verify(
+        toWorkerSource(source),
+        {
+          name: source.name,
+          ...(kind ? { kind } : {}),
+          ...(expectPublicKey ? { expectPublicKey: expectPublicKey.trim() } : {}),
+          ...(limits ? { limits } : {}),
+        },
+        { signal, onProgress: (bytesRead, totalBytes) => this._onProgress(bytesRead, totalBytes) },
+      );
+      await view;
+      return report;
+    },
+  });
+
+  /** The run outcome (report or error) last announced by an event; events fire after rendering. */
+  private _announced: unknown;
+
+  constructor() {
+    super();
+    this.src = null;
+    this.kind = null;
+    this.expectPublicKey = null;
+    this.file = null;
+    this.bytes = null;
+    this.limits = undefined;
+    this._source = undefined;
+    this._progress = undefined;
+    this._dragging = false;
+    this._disclosure = FRESH_DISCLOSURE;
+  }
+
+  /** The last report, once a verification completed. */
+  get report(): Report | undefined {
+    return this._task.status === TaskStatus.COMPLETE ? this._task.value : undefined;
+  }
+
+  /** Resolves with the report of the current run (rejects when it is cancelled or fails). */
+  get verification(): Promise<Report> {
+    return this._task.taskComplete as Promise<Report>;
+  }
+
+  /** Stops the running verification; the worker is told to abort (and is stopped if it does not). */
+  cancel(): void {
+    this._task.abort();
+  }
+
+  /** Re-runs the verification of the current input. */
+  verifyAgain(): void {
+    if (this._source !== undefined) this._source = { ...this._source };
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this._client?.dispose();
+    this._client = undefined;
+    this._revokeDownload();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // The most recently set input wins; within one update, file > bytes > src.
+    if (changed.has('file') && this.file) {
+      this._source = { type: 'blob', blob: this.file, name: nameOf(this.file) };
+    } else if (changed.has('bytes') && this.bytes) {
+      const bytes = this.bytes instanceof Uint8Array ? this.bytes : new Uint8Array(this.bytes);
+      this._source = { type: 'bytes', bytes, name: 'bytes' };
+    } else if (changed.has('src') && this.src) {
+      this._source = { type: 'url', url: new URL(this.src, document.baseURI).href, name: this.src };
+    }
+  }
+
+  protected override updated(): void {
+    const status = this._task.status;
+    if (status === TaskStatus.COMPLETE && this._task.value !== this._announced) {
+      this._announced = this._task.value;
+      this._emit('verify-export:result', this._task.value);
+    } else if (status === TaskStatus.ERROR && this._task.error !== this._announced) {
+      this._announced = this._task.error;
+      this._emit('verify-export:error', failureOf(this._task.error));
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const status = this._task.status;
+    return html`
+      ${this._renderDropZone(status !== TaskStatus.INITIAL)}
+      ${this._renderVerdict()}
+      ${status === TaskStatus.PENDING ? this._renderProgress() : nothing}
+      ${status === TaskStatus.COMPLETE && this._task.value && this._view ? this._view.renderReport(this._task.value, this._reportHost()) : nothing}
+    `;
+  }
+
+  private _renderDropZone(compact: boolean): TemplateResult {
+    return html`<div
+        part="dropzone"
+        class="drop ${compact ? 'compact' : ''} ${this._dragging ? 'dragging' : ''}"
+        role="button"
+        tabindex="0"
+        aria-label="Choose an export file to verify, or drop one here"
+        @click=${this._openPicker}
+        @keydown=${this._onKeyDown}
+        @dragenter=${this._onDragOver}
+        @dragover=${this._onDragOver}
+        @dragleave=${this._onDragLeave}
+        @drop=${this._onDrop}
+      >
+        <span><slot>Drop an export file here</slot></span>
+        <span class="or">or</span>
+        <span part="choose-button" class="choose">Choose a file…</span>
+      </div>
+      <input class="visually-hidden" type="file" tabindex="-1" aria-hidden="true" @change=${this._onPicked} />`;
+  }
+
+  private _renderVerdict(): TemplateResult {
+    const status = this._task.status;
+    let overall = '';
+    let sentence = '';
+    if (status === TaskStatus.PENDING) {
+      sentence = `Verifying ${this._source?.name ?? ''}…`;
+    } else if (status === TaskStatus.COMPLETE && this._task.value && this._view) {
+      overall = this._task.value.overall;
+      sentence = this._view.verdictSentence(this._task.value);
+    } else if (status === TaskStatus.ERROR) {
+      const failure = failureOf(this._task.error);
+      overall = failure.cancelled ? 'cancelled' : 'error';
+      sentence = failure.cancelled ? 'Cancelled: verification was stopped before it finished.' : `Error: could not verify: ${failure.message}`;
+    }
+    const badge = overall === 'pass' ? 'PASS' : overall === 'fail' ? 'FAIL' : overall === '' ? '' : overall === 'cancelled' ? 'STOPPED' : 'ERROR';
+    return html`<p part="verdict" class="verdict" data-overall=${overall} role="status" aria-live="polite">
+      ${badge ? html`<span class="badge"><span>${badge}</span></span> ` : nothing}${sentence}
+    </p>`;
+  }
+
+  private _renderProgress(): TemplateResult {
+    const progress = this._progress;
+    const read = progress?.bytesRead ?? 0;
+    const total = progress?.totalBytes;
+    const seconds = progress ? (performance.now() - progress.startedAt) / 1000 : 0;
+    const rate = seconds > 0.05 ? read / seconds : 0;
+    return html`<div part="progress" class="progress">
+      <progress aria-label="Bytes read" max=${total ?? 1} value=${ifDefined(total ? Math.min(read, total) : undefined)}></progress>
+      <span class="numbers">${formatBytes(read)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}${rate > 0 ? ` · ${formatBytes(rate)}/s` : ''}</span>
+      <button part="cancel-button" type="button" @click=${this._onCancel}>Cancel</button>
+    </div>`;
+  }
+
+  private _reportHost(): ReportHost {
+    return {
+      disclosure: this._disclosure,
+      updateDisclosure: (patch) => {
+        this._disclosure = { ...this._disclosure, ...patch };
+      },
+      disclose: (indices) => void this._disclose(indices),
+      verifySubset: () => {
+        const made = this._disclosure.download;
+        if (made !== undefined) this.file = new File([made.text], made.name, { type: 'application/json' });
+      },
+    };
+  }
+
+  private async _disclose(indices: readonly number[]): Promise<void> {
+    const source = this._source;
+    const report = this._task.value;
+    if (source === undefined || this._client === undefined) return;
+    this._revokeDownload();
+    this._disclosure = { ...this._disclosure, busy: true, message: undefined, download: undefined };
+    try {
+      const text = await this._client.disclose(toWorkerSource(source), indices, this.limits);
+      if (this._task.value !== report) return; // a newer verification replaced this report
+      const name = subsetFileName(source.name);
+      const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      this._disclosure = { ...this._disclosure, busy: false, message: `Subset of ${indices.length} entr${indices.length === 1 ? 'y' : 'ies'} ready.`, download: { url, name, count: indices.length, text } };
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLAnchorElement>('a[part="download-link"]')?.click();
+    } catch (error) {
+      this._disclosure = { ...this._disclosure, busy: false, message: `Could not build the subset: ${failureOf(error).message}` };
+    }
+  }
+
+  private _resetDisclosure(): void {
+    this._revokeDownload();
+    this._disclosure = FRESH_DISCLOSURE;
+  }
+
+  private _revokeDownload(): void {
+    const url = this._disclosure?.download?.url;
+    if (url !== undefined) URL.revokeObjectURL(url);
+  }
+
+  private _onProgress(bytesRead: number, totalBytes?: number): void {
+    const startedAt = this._progress?.startedAt ?? performance.now();
+    this._progress = { startedAt, bytesRead, totalBytes: totalBytes ?? this._progress?.totalBytes };
+    const seconds = (performance.now() - startedAt) / 1000;
+    const detail: VerifyExportProgress = {
+      bytesRead,
+      ...(totalBytes === undefined ? {} : { totalBytes }),
+      bytesPerSecond: seconds > 0 ? bytesRead / seconds : 0,
+    };
+    this._emit('verify-export:progress', detail);
+  }
+
+  private _emit(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  private _openPicker(): void {
+    this.renderRoot.querySelector<HTMLInputElement>('input[type="file"]')?.click();
+  }
+
+  private _onKeyDown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      this._openPicker();
+    }
+  }
+
+  private _onPicked(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const picked = input.files?.[0];
+    if (picked !== undefined) this.file = picked;
+    input.value = ''; // picking the same file again re-verifies it
+  }
+
+  private _onDragOver(event: DragEvent): void {
+    event.preventDefault();
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+    this._dragging = true;
+  }
+
+  private _onDragLeave(): void {
+    this._dragging = false;
+  }
+
+  private _onDrop(event: DragEvent): void {
+    event.preventDefault();
+    this._dragging = false;
+    const dropped = event.dataTransfer?.files[0];
+    if (dropped !== undefined) this.file = dropped;
+  }
+
+  private async _onCancel(): Promise<void> {
+    this.cancel();
+    // The Cancel button disappears with the progress row; keep keyboard focus in the element.
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('[part="dropzone"]')?.focus();
+  }
+}
+
+function nameOf(blob: Blob): string {
+  return typeof File !== 'undefined' && blob instanceof File && blob.name !== '' ? blob.name : 'blob';
+}
+
+function sizeOf(source: Source): number | undefined {
+  return source.type === 'blob' ? source.blob.size : source.type === 'bytes' ? source.bytes.byteLength : undefined;
+}
+
+/** Bytes are copied into a fresh buffer that is transferred, so the caller's array stays usable. */
+function toWorkerSource(source: Source): WorkerSource {
+  switch (source.type) {
+    case 'blob':
+      return { type: 'blob', blob: source.blob };
+    case 'bytes':
+      return { type: 'bytes', buffer: source.bytes.slice().buffer };
+    case 'url':
+      return { type: 'url', url: source.url };
+  }
+}
+
+function failureOf(error: unknown): VerifyExportFailure {
+  if (error instanceof DOMException && error.name === 'AbortError') return { message: 'verification was cancelled', cancelled: true };
+  return { message: error instanceof Error ? error.message : String(error), cancelled: false };
+}

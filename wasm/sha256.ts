@@ -42,8 +42,13 @@ export function loadSha256(): Promise<Sha256> {
  * await initSha256(sha256Module); // before the first verify()
  */
 export function initSha256(source: Sha256WasmSource): Promise<Sha256> {
+  const previous = loading;
   const registered = instantiate(source).then(sha256FromInstance);
-  loading = registered;
+  // Callers of loadSha256() meanwhile wait for this one; if it fails, they get what was there.
+  loading = registered.catch(() => {
+    loading = previous;
+    return loadSha256();
+  });
   return registered;
 }
 

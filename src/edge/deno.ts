@@ -1,7 +1,8 @@
 /**
  * Deno entry: serves `handleVerifyRequest` with `Deno.serve`.
- * `deno run --allow-net=127.0.0.1:8787 --allow-env src/edge/deno.ts` (HOSTNAME, PORT,
- * MAX_BODY_BYTES, MAX_BUFFERED_BYTES, CORS_ORIGINS are read from the environment when allowed).
+ * `deno run --allow-net=127.0.0.1:8787 --allow-env src/edge/deno.ts` (LISTEN_HOST, default
+ * 127.0.0.1; PORT, default 8787; MAX_BODY_BYTES, MAX_BUFFERED_BYTES, CORS_ORIGINS: read from the
+ * environment when allowed).
  * Deno compiles WASM from bytes, so the default SHA-256 loader works unchanged.
  * @module
  */
@@ -17,7 +18,7 @@ declare const Deno: {
   ): { finished: Promise<void> };
 };
 
-const NAMES = ['HOSTNAME', 'PORT', 'MAX_BODY_BYTES', 'MAX_BUFFERED_BYTES', 'CORS_ORIGINS'] as const;
+const NAMES = ['LISTEN_HOST', 'PORT', 'MAX_BODY_BYTES', 'MAX_BUFFERED_BYTES', 'CORS_ORIGINS'] as const;
 
 /** Reads the environment, tolerating a run without `--allow-env` (then everything is default). */
 function readEnv(): Partial<Record<(typeof NAMES)[number], string>> {
@@ -38,7 +39,7 @@ const options = optionsFromEnv(env as EdgeEnv);
 const port = Number(env.PORT ?? 8787);
 Deno.serve(
   {
-    hostname: env.HOSTNAME ?? '127.0.0.1',
+    hostname: env.LISTEN_HOST ?? '127.0.0.1',
     port: Number.isInteger(port) && port >= 0 && port < 65536 ? port : 8787,
     onListen: ({ hostname, port }) => console.log(`verify-export listening on http://${hostname}:${port}/`),
   },

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verify } from '../../src/verify.ts';
 import type { Finding, Report } from '../../src/report/types.ts';
+import { chunkedStream } from './chunked.ts';
 import { fixturePath, loadCases, PROJECT_ROOT, SHARED } from '../helpers/fixtures.ts';
 import { buildWorker, workerdConfigFor } from '../../build/worker.mjs';
 
@@ -40,9 +41,6 @@ export function allFixtureCases(): FixtureCase[] {
   );
 }
 
-/** Bytes per chunk of Node's reference input: small, so "Node read it all" means the verifier did. */
-const REFERENCE_CHUNK = 1024;
-
 /**
  * What Node's core reports for a case: the reference every other runtime must equal. The bytes
  * arrive as a stream of small chunks of unknown total size, as an HTTP body does.
@@ -51,18 +49,6 @@ export function nodeReport(fixture: FixtureCase): Promise<Report> {
   return verify(chunkedStream(new Uint8Array(readFileSync(fixture.path))), {
     name: fixture.file,
     ...(fixture.expectPublicKey === undefined ? {} : { expectPublicKey: fixture.expectPublicKey }),
-  });
-}
-
-/** `bytes` as a stream of `REFERENCE_CHUNK`-byte chunks. */
-export function chunkedStream(bytes: Uint8Array, chunkBytes = REFERENCE_CHUNK): ReadableStream<Uint8Array> {
-  let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= bytes.byteLength) return controller.close();
-      controller.enqueue(bytes.slice(offset, offset + chunkBytes));
-      offset += chunkBytes;
-    },
   });
 }
 

@@ -1,0 +1,79 @@
+// The WASM SHA-256 loaders in Node against node:crypto on random inputs: hash-wasm from its
+// inlined bytes (the default), and initSha256 with the module extracted at build time, given as
+// a WebAssembly.Module, as bytes, as a Response and as a URL (served on 127.0.0.1). workerd and
+// Deno run the same comparison in their own tests.
+import assert from 'node:assert/strict';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { describe, it } from 'node:test';
+import { extractSha256Wasm } from '../../build/wasm.mjs';
+import type { Sha256 } from '../../src/crypto/sha256.ts';
+import { initSha256, loadSha256 } from '../../wasm/sha256.ts';
+
+const SIZES = [0, 1, 55, 56, 63, 64, 65, 16383, 16384, 16385, 3 << 20];
+
+function assertHashesLikeNode(sha256: Sha256): void {
+  const sizes = [...SIZES, ...Array.from({ length: 40 }, () => randomInt(300_000))];
+  for (const size of sizes) {
+    const data = randomBytes(size);
+    const expected = createHash('sha256').update(data).digest('hex');
+    assert.equal(Buffer.from(sha256.digest(data)).toString('hex'), expected, `one-shot, ${size} bytes`);
+    // Two hashers interleaved with one-shot digests: none may disturb another's state.
+    const first = sha256.create();
+    const second = sha256.create();
+    let offset = 0;
+    while (offset < size) {
+      const next = Math.min(size, offset + 1 + randomInt(40_000));
+      first.update(data.subarray(offset, next));
+      second.update(data.subarray(offset, next));
+      sha256.digest(data.subarray(0, 100));
+      offset = next;
+    }
+    assert.equal(Buffer.from(first.digest()).toString('hex'), expected, `incremental, ${size} bytes`);
+    assert.equal(Buffer.from(second.digest()).toString('hex'), expected, `second incremental, ${size} bytes`);
+  }
+}
+
+describe('WASM SHA-256 loaders in Node', () => {
+  const moduleBytes = readFileSync(extractSha256Wasm());
+
+  it('the default (hash-wasm, compiled from bytes) equals node:crypto', async () => {
+    assertHashesLikeNode(await loadSha256());
+  });
+
+  it('initSha256(WebAssembly.Module) equals node:crypto and becomes the default', async () => {
+    const sha256 = await initSha256(new WebAssembly.Module(moduleBytes));
+    assertHashesLikeNode(sha256);
+    assert.equal(await loadSha256(), sha256);
+  });
+
+  it('initSha256(bytes) and initSha256(Response) equal node:crypto', async () => {
+    assertHashesLikeNode(await initSha256(new Uint8Array(moduleBytes)));
+    assertHashesLikeNode(await initSha256(new Response(moduleBytes)));
+  });
+
+  it('initSha256(URL) fetches the module only when asked to', async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests++;
+      response.writeHead(200, { 'content-type': 'application/wasm' }).end(moduleBytes);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = server.address() as { port: number };
+      assertHashesLikeNode(await initSha256(new URL(`http://127.0.0.1:${address.port}/sha256.wasm`)));
+      assert.equal(requests, 1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('rejects other sources and other modules with TypeError', async () => {
+    await assert.rejects(initSha256('sha256.wasm' as never), TypeError);
+    const empty = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]); // a valid module with no exports
+    await assert.rejects(initSha256(empty), TypeError);
+    await assert.rejects(initSha256(new Response('nope', { status: 404 })), TypeError);
+    assertHashesLikeNode(await loadSha256()); // a failed init leaves the working default in place
+  });
+});

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
-  root: 'demo',
+  root: fileURLToPath(new URL('./demo', import.meta.url)),
   base: './',
   server: {
     host: '127.0.0.1',

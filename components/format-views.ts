@@ -6,7 +6,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Report } from '../src/report/types.ts';
-import { agentxchainFacts, streamFacts, zaxyFacts, type ZaxyFacts } from './details.ts';
+import { agentxchainFacts, streamFacts, zaxyFacts, type FileRow, type ZaxyFacts } from './details.ts';
 import type { EntryFilter } from './disclosure.ts';
 import { proofPath } from './proof-path.ts';
 import { formatBytes } from './format.ts';
@@ -74,14 +74,14 @@ function renderAgentxchain(report: Report): TemplateResult {
       <div><dt>Export kind</dt><dd>${show(facts.exportKind ?? report.kind ?? undefined)}</dd></div>
       <div><dt>Schema</dt><dd>${show(facts.schemaVersion)}</dd></div>
       <div><dt>Files</dt><dd>${show(facts.fileCount)}</dd></div>
-      ${facts.repoCount !== undefined ? html`<div><dt>Repos</dt><dd>${facts.repoCount}</dd></div>` : nothing}
+      ${facts.repoCount || facts.repos.length > 0 ? html`<div><dt>Repos</dt><dd>${show(facts.repoCount)}</dd></div>` : nothing}
     </dl>
     ${facts.files.length > 0
       ? html`<div class="scroll"><table part="file-table" class="files">
           <caption>Files in the export</caption>
           <thead><tr><th scope="col">Path</th><th scope="col">Format</th><th scope="col" class="num">Bytes</th><th scope="col">SHA-256</th><th scope="col">Status</th></tr></thead>
           <tbody>
-            ${facts.files.slice(0, MAX_ROWS).map(
+            ${problemsFirst(facts.files).slice(0, MAX_ROWS).map(
               (file) => html`<tr data-status=${file.status ?? ''}>
                 <td><code>${file.path}</code></td>
                 <td>${show(file.format)}</td>
@@ -111,6 +111,12 @@ function renderAgentxchain(report: Report): TemplateResult {
         </table></div>`
       : nothing}
   </section>`;
+}
+
+/** Files that failed come first (stable otherwise), so a mismatch is never hidden below the fold. */
+function problemsFirst(files: readonly FileRow[]): FileRow[] {
+  const bad = (file: FileRow) => file.status === 'mismatch' || file.status === 'invalid';
+  return [...files.filter(bad), ...files.filter((file) => !bad(file))];
 }
 
 function pinnedWords(report: Report): string {

@@ -88,8 +88,8 @@ export function verdictSentence(report: Report): string {
   const label = artifactLabel(report);
   switch (report.overall) {
     case 'pass': {
-      const unsigned = report.verdicts.authenticity !== 'pass' ? ' No signature was checked, so this shows integrity, not who made it.' : '';
-      return `Pass: this ${label} is intact.${unsigned}`;
+      const unsigned = report.verdicts.authenticity !== 'pass' ? ' (no signature checked: integrity only)' : '';
+      return `Pass: this ${label} is intact${unsigned}.`;
     }
     case 'fail': {
       const n = errorCount(report);

@@ -335,7 +335,8 @@ export const styles = css`
   tr[aria-current='true'] {
     background: color-mix(in srgb, var(--_accent) 10%, transparent);
   }
-  tr[data-status]:not([data-status='']):not([data-status='ok']) td:last-child {
+  tr[data-status='mismatch'] td:last-child,
+  tr[data-status='invalid'] td:last-child {
     color: var(--_fail);
     font-weight: 600;
   }

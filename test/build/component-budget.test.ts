@@ -1,0 +1,121 @@
+// Byte budgets of <verify-export> (issue 5), measured on a minified esbuild build with code
+// splitting, the way a bundler ships it: the element shell before verification starts, everything
+// an AgentXchain export needs, and ML-DSA only behind the dynamic import an ML-DSA bundle takes.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile } from 'esbuild';
+
+const KB = 1024;
+const SHELL_BUDGET = 15 * KB;
+const AGENTXCHAIN_BUDGET = 60 * KB;
+
+interface Graph {
+  readonly outputs: Metafile['outputs'];
+  readonly gzipSize: Map<string, number>;
+  /** Output path of the chunk built for an entry (static or dynamic-import) module. */
+  chunkOf(entry: string): string;
+}
+
+async function buildComponent(): Promise<Graph> {
+  const result = await build({
+    entryPoints: ['components/verify-export.ts', 'components/verify-worker.ts'],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    outdir: 'out',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const cwd = process.cwd();
+  const gzipSize = new Map<string, number>();
+  for (const file of result.outputFiles) gzipSize.set(file.path.slice(cwd.length + 1), gzipSync(file.contents).byteLength);
+  const outputs = result.metafile.outputs;
+  return {
+    outputs,
+    gzipSize,
+    chunkOf(entry) {
+      const found = Object.entries(outputs).find(([path, output]) => output.entryPoint === entry && path.endsWith('.js'));
+      assert.ok(found, `no chunk for ${entry}`);
+      return found[0];
+    },
+  };
+}
+
+/** The chunks loaded with `start`: its static imports, transitively (plus dynamic ones if asked). */
+function closure(graph: Graph, starts: readonly string[], follow: 'static' | 'all' = 'static'): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...starts];
+  while (queue.length > 0) {
+    const path = queue.pop()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    for (const imported of graph.outputs[path]?.imports ?? []) {
+      if (imported.external) continue;
+      if (imported.kind === 'import-statement' || (follow === 'all' && imported.kind === 'dynamic-import')) queue.push(imported.path);
+    }
+  }
+  return seen;
+}
+
+function gzipTotal(graph: Graph, chunks: Iterable<string>): number {
+  let total = 0;
+  for (const chunk of chunks) total += graph.gzipSize.get(chunk) ?? 0;
+  return total;
+}
+
+function inputsOf(graph: Graph, chunks: Iterable<string>): string[] {
+  return [...chunks].flatMap((chunk) => Object.keys(graph.outputs[chunk]?.inputs ?? {}));
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+describe('<verify-export> bundle budgets', () => {
+  let graph: Graph;
+  before(async () => {
+    graph = await buildComponent();
+  });
+
+  it(`element shell is at most ${kb(SHELL_BUDGET)} gzip and holds no verifier code`, (t) => {
+    const shell = closure(graph, [graph.chunkOf('components/verify-export.ts')]);
+    const size = gzipTotal(graph, shell);
+    t.diagnostic(`element shell: ${kb(size)} gzip in ${shell.size} chunk(s)`);
+    assert.ok(size <= SHELL_BUDGET, `shell is ${kb(size)}`);
+    const inputs = inputsOf(graph, shell);
+    for (const heavy of ['src/formats/', 'hash-wasm', 'fflate', '@noble/', 'src/verify.ts', 'components/report-view.ts']) {
+      assert.ok(!inputs.some((input) => input.includes(heavy)), `shell must not include ${heavy}`);
+    }
+  });
+
+  it(`everything an AgentXchain export needs is at most ${kb(AGENTXCHAIN_BUDGET)} gzip`, (t) => {
+    const needed = new Set([
+      ...closure(graph, [graph.chunkOf('components/verify-export.ts'), graph.chunkOf('components/report-view.ts'), graph.chunkOf('components/verify-worker.ts')]),
+      ...closure(graph, [graph.chunkOf('src/formats/agentxchain/index.ts')], 'all'),
+    ]);
+    const size = gzipTotal(graph, needed);
+    t.diagnostic(`AgentXchain path (shell + report view + worker + verifier + SHA-256): ${kb(size)} gzip in ${needed.size} chunk(s)`);
+    assert.ok(size <= AGENTXCHAIN_BUDGET, `AgentXchain path is ${kb(size)}`);
+    const inputs = inputsOf(graph, needed);
+    assert.ok(inputs.some((input) => input.includes('hash-wasm')), 'the path includes the SHA-256 it needs');
+    assert.ok(!inputs.some((input) => input.includes('@noble/post-quantum')), 'no ML-DSA code on the AgentXchain path');
+  });
+
+  it('ML-DSA code is fetched only through a dynamic import taken for ML-DSA bundles', (t) => {
+    const all = Object.keys(graph.outputs).filter((path) => path.endsWith('.js'));
+    const mlDsaChunks = all.filter((chunk) => inputsOf(graph, [chunk]).some((input) => input.includes('@noble/post-quantum')));
+    assert.ok(mlDsaChunks.length > 0, 'the Zaxy verifier can reach ML-DSA');
+    const zaxyStatic = closure(graph, [
+      graph.chunkOf('components/verify-export.ts'),
+      graph.chunkOf('components/report-view.ts'),
+      graph.chunkOf('components/verify-worker.ts'),
+      graph.chunkOf('src/formats/zaxy/index.ts'),
+    ]);
+    for (const chunk of mlDsaChunks) assert.ok(!zaxyStatic.has(chunk), `${chunk} (ML-DSA) is loaded with every Zaxy bundle`);
+    t.diagnostic(`ML-DSA: ${kb(gzipTotal(graph, mlDsaChunks))} gzip, loaded on demand`);
+    t.diagnostic(`Zaxy Ed25519 path: ${kb(gzipTotal(graph, zaxyStatic))} gzip`);
+  });
+});

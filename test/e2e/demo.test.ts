@@ -1,0 +1,82 @@
+// End to end: build the demo with Vite, serve it on 127.0.0.1 under the strict CSP, drive
+// Debian's Chromium with playwright-core, verify fixtures through the element's file input, and
+// check that nothing left 127.0.0.1 and nothing broke the CSP. Screenshots go to test-results/.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { fixturePath } from '../helpers/fixtures.ts';
+import { buildDemo, CHROMIUM, PROJECT_ROOT, serveStatic, type StaticServer } from './serve.ts';
+
+const RESULTS = join(PROJECT_ROOT, 'test-results');
+
+describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, () => {
+  let server: StaticServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const foreignRequests: string[] = [];
+  const cspProblems: string[] = [];
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    await buildDemo();
+    server = await serveStatic();
+    await mkdir(RESULTS, { recursive: true });
+    browser = await chromium.launch({ ...CHROMIUM, headless: true });
+    context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, colorScheme: 'light' });
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.protocol === 'blob:' || url.protocol === 'data:') return;
+      if (url.origin !== server.origin) foreignRequests.push(request.url());
+    });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) cspProblems.push(message.text());
+    });
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    await page.goto(`${server.origin}/`);
+    await page.waitForFunction(() => customElements.get('verify-export') !== undefined);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function verifyThroughInput(format: string, file: string): Promise<string> {
+    const verdict = page.locator('verify-export [part="verdict"]');
+    await page.locator('verify-export input[type="file"]').setInputFiles(fixturePath(format, file));
+    await page.waitForFunction(
+      ([previousName]) => {
+        const element = document.querySelector('verify-export');
+        const report = (element as unknown as { report?: { input: string } } | null)?.report;
+        return report !== undefined && report.input === previousName;
+      },
+      [file],
+      { timeout: 60_000 },
+    );
+    return (await verdict.textContent())?.replace(/\s+/g, ' ').trim() ?? '';
+  }
+
+  it('verifies a passing AgentXchain export picked through the file input', async () => {
+    const text = await verifyThroughInput('agentxchain', 'real-full.json');
+    assert.match(text, /^PASS Pass: this AgentXchain export is intact\b/);
+    assert.equal(await page.locator('verify-export [part="file-table"] tbody tr').count() > 0, true);
+    await page.screenshot({ path: join(RESULTS, 'demo-agentxchain-pass.png'), fullPage: true });
+  });
+
+  it('shows a tampered AgentXchain export as failed, with its findings', async () => {
+    const text = await verifyThroughInput('agentxchain', 'file-sha-flip.json');
+    assert.match(text, /^FAIL Fail: \d+ problems? found in this AgentXchain export\./);
+    assert.ok((await page.locator('verify-export [part="findings"] .finding').count()) > 0);
+    await page.screenshot({ path: join(RESULTS, 'demo-agentxchain-fail.png'), fullPage: true });
+  });
+
+  it('made no request outside 127.0.0.1 and broke no CSP rule', () => {
+    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(cspProblems, []);
+    assert.deepEqual(pageErrors, []);
+  });
+});

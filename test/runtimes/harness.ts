@@ -149,7 +149,21 @@ export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: R
   const workers = specs.map((spec, index) => ({ ...spec, address: `127.0.0.1:${ports[index]}` }));
   const config = join(outDir, 'workerd.capnp');
   writeFileSync(config, workerdConfigFor(workers));
-  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/workerd'), ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const urls = Object.fromEntries(workers.map((worker) => [worker.name, `http://${worker.address}/`]));
+  return serveWorkerd([config], urls, () => rmSync(outDir, { recursive: true, force: true }));
+}
+
+/**
+ * Serves a wrangler config (`workerd serve` bundles its `main` as wrangler does) on a free
+ * 127.0.0.1 port, as the worker named `main`.
+ */
+export async function startWorkerdFromWrangler(wranglerConfig: string): Promise<RunningWorkerd> {
+  const port = await freePort();
+  return serveWorkerd([wranglerConfig, `--socket-addr=http=127.0.0.1:${port}`], { main: `http://127.0.0.1:${port}/` }, () => undefined);
+}
+
+async function serveWorkerd(args: readonly string[], urls: Record<string, string>, cleanUp: () => void): Promise<RunningWorkerd> {
+  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/workerd'), ['serve', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   running.add(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -157,7 +171,6 @@ export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: R
   });
   let exited = false;
   const exit = new Promise<void>((resolve) => child.on('exit', () => ((exited = true), running.delete(child), resolve())));
-  const urls = Object.fromEntries(workers.map((worker) => [worker.name, `http://${worker.address}/`]));
   const status = (field: 'VmHWM' | 'VmRSS'): number => {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : Number.NaN;
@@ -169,12 +182,15 @@ export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: R
       await exit;
       clearTimeout(timer);
     }
-    rmSync(outDir, { recursive: true, force: true });
+    cleanUp();
   };
   const deadline = Date.now() + 20_000;
   for (const url of Object.values(urls)) {
     for (;;) {
-      if (exited) throw new Error(`workerd exited while starting:\n${stderr}`);
+      if (exited) {
+        cleanUp();
+        throw new Error(`workerd exited while starting:\n${stderr}`);
+      }
       if (Date.now() > deadline) {
         await stop();
         throw new Error(`workerd did not answer on ${url} within 20 s:\n${stderr}`);

@@ -11,8 +11,10 @@ import { gzipSync } from 'node:zlib';
 import { statusForReport } from '../../src/edge/response.ts';
 import type { Report } from '../../src/report/types.ts';
 import { verify } from '../../src/verify.ts';
-import { allFixtureCases, assertSameBytesRead, BENCH_DATA, caseQuery, comparable, FORMATS, nodeReport, startWorkerd, type FixtureCase, type RunningWorkerd } from './harness.ts';
+import { allFixtureCases, assertSameBytesRead, BENCH_DATA, caseQuery, comparable, FORMATS, nodeReport, startWorkerd, startWorkerdFromWrangler, type FixtureCase, type RunningWorkerd } from './harness.ts';
 import { openUpload, trickle, within } from './http.ts';
+import { extractSha256Wasm } from '../../build/wasm.mjs';
+import { PROJECT_ROOT } from '../helpers/fixtures.ts';
 
 const SMALL_LIMIT = 64 * 1024;
 const MiB = 1024 * 1024;
@@ -166,5 +168,30 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     const badKind = await fetch(`${base}?kind=pdf`, { method: 'POST', body: '{}' });
     assert.equal(badKind.status, 400);
     assert.equal(((await badKind.json()) as { error: string }).error, 'bad_request');
+  });
+});
+
+describe('deploy/wrangler.jsonc served by workerd', { timeout: 60_000 }, () => {
+  let workerd: RunningWorkerd;
+  const cases = allFixtureCases();
+
+  before(async () => {
+    extractSha256Wasm(); // the config's worker imports wasm/generated/sha256.wasm
+    workerd = await startWorkerdFromWrangler(join(PROJECT_ROOT, 'deploy/wrangler.jsonc'));
+  });
+  after(async () => {
+    await workerd?.stop();
+  });
+
+  it('bundles the Workers module as wrangler would and answers like Node, one fixture per format', async () => {
+    for (const format of FORMATS) {
+      const fixture = cases.find((c) => c.format === format)!;
+      const body = readFileSync(fixture.path);
+      const response = await fetch(workerd.urls['main'] + caseQuery(fixture), { method: 'POST', body });
+      const report = (await response.json()) as Report;
+      const expected = await nodeReport(fixture);
+      assert.deepEqual(comparable(report), comparable(expected), fixture.file);
+      assert.equal(response.status, statusForReport(expected), fixture.file);
+    }
   });
 });

@@ -1,0 +1,54 @@
+// Edge worker in real workerd: wall time and peak memory (VmHWM of the workerd process, from
+// /proc) for the large bench artifacts, each in a fresh workerd so every peak is its own.
+// Target (DESIGN.md §1, issue 6): within workerd's 128 MB per-isolate limit. Standalone workerd
+// does not enforce that limit, so this measures; the process baseline (runtime, no request yet)
+// is printed too, and `Δ` is what verifying the artifact added on top of it.
+// Usage: npm run bench -- edge   (or: node --import tsx bench/edge.bench.ts [name-filter])
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH_DATA, startWorkerd } from '../test/runtimes/harness.ts';
+import type { Report } from '../src/report/types.ts';
+
+const MiB = 1024 * 1024;
+const ISOLATE_LIMIT = 128 * MiB;
+
+const ARTIFACTS = [
+  { file: 'agentxchain--large.json.gz', what: 'AgentXchain run export, 54 MB JSON (whole document)' },
+  { file: 'zaxy--bundle-100k-ml-dsa-65.json.gz', what: 'Zaxy signed bundle, 100k entries, 56 MB JSON (whole document)' },
+  { file: 'zaxy--subset-1k-ml-dsa-65.json.gz', what: 'Zaxy disclosed subset, 1k entries' },
+  { file: 'agent-history--real-impl-large-claude-20251120140203_e6bc06c4-20df-d128-be96-9316999fb887.ndjson.gz', what: 'agent-history 2.0 NDJSON, 19 MB (streamed)' },
+  { file: 'agent-history--design-large.ndjson.gz', what: 'agent-history 1.0 NDJSON, 108 MB (streamed)' },
+  { file: 'codex-exec--perf-60mb-chunks.jsonl.gz', what: 'codex-exec JSONL, 60 MB (streamed)' },
+  { file: 'agent-history--bomb-4gb.ndjson.gz', what: 'gzip bomb, ~4 GiB expanded (must stop at the limit)' },
+];
+
+const filter = process.argv.slice(2);
+const mb = (bytes: number): string => (bytes / MiB).toFixed(1);
+
+console.log('file | overall (status) | wall | workerd peak (VmHWM) | baseline | Δ | within 128 MB?');
+for (const artifact of ARTIFACTS) {
+  if (filter.length > 0 && !filter.some((word) => artifact.file.includes(word))) continue;
+  const path = join(BENCH_DATA, artifact.file);
+  if (!existsSync(path)) {
+    console.log(`${artifact.file}: missing`);
+    continue;
+  }
+  const body = readFileSync(path);
+  const workerd = await startWorkerd([{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB) } }]);
+  try {
+    const baseline = workerd.peakBytes();
+    const started = performance.now();
+    const response = await fetch(`${workerd.urls['main']}?name=${encodeURIComponent(artifact.file)}`, { method: 'POST', body });
+    const report = (await response.json()) as Report;
+    const wall = performance.now() - started;
+    const peak = workerd.peakBytes();
+    const delta = peak - baseline;
+    const codes = [...new Set(report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code))].slice(0, 3);
+    console.log(
+      `${artifact.file} | ${report.overall} (${response.status})${codes.length ? ` ${codes.join(',')}` : ''} | ${(wall / 1000).toFixed(2)} s | ${mb(peak)} MB | ${mb(baseline)} MB | ${mb(delta)} MB | ${delta <= ISOLATE_LIMIT ? 'yes' : `NO, over by ${mb(delta - ISOLATE_LIMIT)} MB`}`,
+    );
+    console.log(`    ${artifact.what}; ${mb(body.byteLength)} MB sent, ${mb(report.stats.bytes_read)} MB read; details: ${JSON.stringify(report.details).slice(0, 160)}`);
+  } finally {
+    await workerd.stop();
+  }
+}

@@ -6,8 +6,11 @@
  * - Cloudflare Workers / workerd refuse to compile WASM from bytes at run time, so the `workerd`
  *   export condition selects `sha256.workerd.ts`, which imports `generated/sha256.wasm` as a
  *   module and registers it through `initSha256`;
- * - any other strict host (a CSP without `wasm-unsafe-eval`, a custom bundler) calls
- *   `initSha256(source)` once with a `WebAssembly.Module`, the module's bytes, or its URL.
+ * - any other host that hands WASM over its own way (a platform that gives compiled modules for
+ *   `.wasm` imports, a bundler that emits `.wasm` assets by URL) calls `initSha256(source)` once
+ *   with a `WebAssembly.Module`, the module's bytes, or its URL.
+ * A page whose CSP allows no WASM at all (no `'wasm-unsafe-eval'`) cannot use any of these: pass
+ * a pure-JavaScript `options.sha256` there instead.
  * @module
  */
 import { createSHA256, type IHasher } from 'hash-wasm';

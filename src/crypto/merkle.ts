@@ -1,0 +1,166 @@
+/**
+ * Zaxy's binary Merkle tree (zaxy spec §6), in the style of transparency-dev/merkle: compute,
+ * then compare with evidence.
+ *
+ * - Leaf: SHA-256(0x00 ‖ canonical entry bytes). Node: SHA-256(0x01 ‖ left ‖ right). The distinct
+ *   prefixes keep a node digest from ever passing as a leaf (second-preimage resistance).
+ * - Layers pair positions (0,1), (2,3), …; an unpaired last node is promoted unchanged (not
+ *   duplicated, not rehashed). Unlike RFC 6962 the tree size is not an input of proofs, so
+ *   proofs vary in length and are not bound to a position.
+ * - A proof step is `[sibling, side]` where side is the SIBLING's side: `"L"` when the node being
+ *   proved is a right child. Verification treats only the exact string `"L"` as special; any
+ *   other side value hashes the sibling on the right (what Zaxy does).
+ * @module
+ */
+import type { Sha256 } from './sha256.ts';
+import { toHex } from '../encoding/hex.ts';
+
+/** Domain prefix of a leaf hash (spec §6). */
+export const LEAF_PREFIX = 0x00;
+/** Domain prefix of an interior node hash (spec §6). */
+export const NODE_PREFIX = 0x01;
+
+/** One proof step: the sibling digest and the sibling's side (`"L"`, `"R"`, or anything from a file). */
+export interface ProofStep {
+  readonly sibling: Uint8Array;
+  readonly side: string;
+}
+
+/**
+ * Leaf hash of canonical entry bytes: SHA-256(0x00 ‖ content).
+ * @example
+ * leafHash(new TextEncoder().encode('{}'), sha256); // 32 bytes
+ */
+export function leafHash(content: Uint8Array, sha256: Sha256): Uint8Array {
+  return sha256.create().update(LEAF_BYTE).update(content).digest();
+}
+
+/**
+ * Interior node hash: SHA-256(0x01 ‖ left ‖ right).
+ * @example
+ * nodeHash(leafA, leafB, sha256); // 32 bytes
+ */
+export function nodeHash(left: Uint8Array, right: Uint8Array, sha256: Sha256): Uint8Array {
+  const message = new Uint8Array(1 + left.length + right.length);
+  message[0] = NODE_PREFIX;
+  message.set(left, 1);
+  message.set(right, 1 + left.length);
+  return sha256.digest(message);
+}
+
+const LEAF_BYTE = /* @__PURE__ */ new Uint8Array([LEAF_PREFIX]);
+
+/**
+ * The root over leaf hashes. Requires at least one leaf (Zaxy raises `merkle_root requires at
+ * least one leaf`; check before calling). The root of one leaf is that leaf.
+ * @throws TypeError when `leaves` is empty (a precondition, not hostile data).
+ * @example
+ * merkleRoot([leafHash(a, sha256), leafHash(b, sha256)], sha256); // nodeHash(leafA, leafB)
+ */
+export function merkleRoot(leaves: readonly Uint8Array[], sha256: Sha256): Uint8Array {
+  if (leaves.length === 0) throw new TypeError('merkleRoot requires at least one leaf');
+  const packed = new Uint8Array(32 * leaves.length);
+  leaves.forEach((leaf, i) => {
+    if (leaf.length !== 32) throw new TypeError('merkleRoot: every leaf must be a 32-byte digest');
+    packed.set(leaf, 32 * i);
+  });
+  return merkleRootPacked(packed, leaves.length, sha256);
+}
+
+/**
+ * `merkleRoot` over `count` 32-byte leaves packed back to back (no per-leaf arrays: the fast path
+ * for large bundles). `packed` is overwritten with intermediate layers.
+ * @throws TypeError when `count` < 1 or `packed` is shorter than 32 × count.
+ * @example
+ * merkleRootPacked(leaves32xN, n, sha256);
+ */
+export function merkleRootPacked(packed: Uint8Array, count: number, sha256: Sha256): Uint8Array {
+  if (!Number.isInteger(count) || count < 1) throw new TypeError('merkleRootPacked requires at least one leaf');
+  if (packed.length < 32 * count) throw new TypeError('merkleRootPacked: packed holds fewer than count leaves');
+  const message = new Uint8Array(65);
+  message[0] = NODE_PREFIX;
+  let width = count;
+  while (width > 1) {
+    let next = 0;
+    for (let i = 0; i < width; i += 2) {
+      if (i + 1 < width) {
+        message.set(packed.subarray(32 * i, 32 * i + 64), 1);
+        packed.set(sha256.digest(message), 32 * next);
+      } else {
+        // Promote the unpaired last node unchanged (spec §6).
+        packed.copyWithin(32 * next, 32 * i, 32 * i + 32);
+      }
+      next++;
+    }
+    width = next;
+  }
+  return packed.slice(0, 32);
+}
+
+/**
+ * The inclusion proof Zaxy's `disclose_subset` writes for leaf `index`: from the leaf up, one step
+ * per layer in which the node has a partner (none where it is promoted).
+ * @throws RangeError when `index` is not an integer in [0, leaves.length) (Zaxy: IndexError).
+ * @example
+ * inclusionProof(leaves, 2, sha256); // [{ sibling, side: 'R' | 'L' }, ...]
+ */
+export function inclusionProof(leaves: readonly Uint8Array[], index: number, sha256: Sha256): ProofStep[] {
+  if (!Number.isInteger(index) || index < 0 || index >= leaves.length) throw new RangeError('index out of range');
+  const proof: ProofStep[] = [];
+  let layer = [...leaves];
+  let position = index;
+  while (layer.length > 1) {
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < layer.length; i += 2) {
+      if (i + 1 < layer.length) {
+        if (i === position - (position % 2)) {
+          proof.push(position % 2 === 0 ? { sibling: layer[i + 1]!, side: 'R' } : { sibling: layer[i]!, side: 'L' });
+        }
+        next.push(nodeHash(layer[i]!, layer[i + 1]!, sha256));
+      } else {
+        next.push(layer[i]!);
+      }
+    }
+    position = Math.floor(position / 2);
+    layer = next;
+  }
+  return proof;
+}
+
+/**
+ * Folds a proof over a leaf hash and returns the root it implies (compute; compare separately).
+ * Side `"L"` (exact string) puts the sibling on the left, any other side on the right; sibling
+ * lengths are not checked (Zaxy decodes them with `bytes.fromhex` and hashes what it gets).
+ * @example
+ * rootFromInclusionProof(leafHash(content, sha256), proof, sha256); // 32 bytes
+ */
+export function rootFromInclusionProof(leaf: Uint8Array, proof: readonly ProofStep[], sha256: Sha256): Uint8Array {
+  let node = leaf;
+  for (const step of proof) {
+    node = step.side === 'L' ? nodeHash(step.sibling, node, sha256) : nodeHash(node, step.sibling, sha256);
+  }
+  return node;
+}
+
+export type InclusionResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly expected: string; readonly calculated: string };
+
+/**
+ * Verifies that `proof` leads from `leaf` to `root` (byte equality, so a root of another length
+ * fails), reporting both roots on mismatch.
+ * @example
+ * verifyInclusion(leaf, proof, root, sha256); // { ok: true } or { ok: false, expected, calculated }
+ */
+export function verifyInclusion(leaf: Uint8Array, proof: readonly ProofStep[], root: Uint8Array, sha256: Sha256): InclusionResult {
+  const calculated = rootFromInclusionProof(leaf, proof, sha256);
+  if (bytesEqual(calculated, root)) return { ok: true };
+  return { ok: false, expected: toHex(root), calculated: toHex(calculated) };
+}
+
+/** Constant-length-agnostic byte equality. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

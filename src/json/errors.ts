@@ -1,0 +1,99 @@
+/**
+ * Read errors as data, worded as CPython 3.11 words them (its `json` module, its UTF-8 decoder,
+ * its integer-conversion limit, its recursion limit), with the byte offset where the problem is.
+ * Python reports positions in code points; `pythonJsonPosition` converts a byte offset.
+ * @module
+ */
+
+/** Why a document could not be read. */
+export type JsonReadErrorKind =
+  /** Not JSON (Python's `json.JSONDecodeError`). */
+  | 'syntax'
+  /** Nesting deeper than the reader's `maxDepth` (Python's `RecursionError`). */
+  | 'depth'
+  /** An integer literal with more than 4300 digits (Python's `int_max_str_digits`). */
+  | 'integer_digits'
+  /** Invalid UTF-8 (Python's `UnicodeDecodeError` when the file is read as text). */
+  | 'utf8'
+  /** A UTF-8 byte-order mark before the document (Python: "Unexpected UTF-8 BOM"). */
+  | 'bom';
+
+export interface JsonReadError {
+  readonly kind: JsonReadErrorKind;
+  /** CPython's message for this problem, e.g. `Expecting ',' delimiter: line 3 column 5 (char 20)`. */
+  readonly message: string;
+  /** Byte offset of the problem in the input. */
+  readonly offset: number;
+}
+
+/** CPython's `sys.int_info.default_max_str_digits`: longer integer literals are refused. */
+export const PYTHON_INT_MAX_STR_DIGITS = 4300;
+
+/**
+ * Python's position suffix for a byte offset: `line L column C (char P)`, counting code points.
+ * Linear in `offset`; only called once, when a document is rejected.
+ * @example
+ * pythonJsonPosition(new TextEncoder().encode('{\n "é": x'), 9); // 'line 2 column 8 (char 8)'
+ */
+export function pythonJsonPosition(bytes: Uint8Array, offset: number): string {
+  let chars = 0;
+  let line = 1;
+  let lastNewlineChar = -1;
+  const end = Math.min(offset, bytes.length);
+  for (let i = 0; i < end; i++) {
+    const byte = bytes[i]!;
+    if ((byte & 0xc0) === 0x80) continue; // continuation byte: same code point
+    if (byte === 0x0a) {
+      line++;
+      lastNewlineChar = chars;
+    }
+    chars++;
+  }
+  const column = lastNewlineChar < 0 ? chars + 1 : chars - lastNewlineChar;
+  return `line ${line} column ${column} (char ${chars})`;
+}
+
+/**
+ * The first invalid UTF-8 sequence, with CPython's decoder wording and byte range (maximal
+ * subpart, like WHATWG): `invalid start byte`, `invalid continuation byte`, `unexpected end of data`.
+ * @example
+ * firstUtf8Error(new Uint8Array([0x61, 0xff])); // { start: 1, end: 2, reason: 'invalid start byte' }
+ */
+export function firstUtf8Error(bytes: Uint8Array, from = 0): { start: number; end: number; reason: string } | undefined {
+  const n = bytes.length;
+  let i = from;
+  while (i < n) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    if (c < 0xc2 || c > 0xf4) return { start: i, end: i + 1, reason: 'invalid start byte' };
+    const need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+    // The second byte has a narrower range for E0 (no overlongs), ED (no surrogates), F0, F4.
+    const low = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const high = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= need; k++) {
+      if (i + k >= n) return { start: i, end: n, reason: 'unexpected end of data' };
+      const next = bytes[i + k]!;
+      const ok = k === 1 ? next >= low && next <= high : (next & 0xc0) === 0x80;
+      if (!ok) return { start: i, end: i + k, reason: 'invalid continuation byte' };
+    }
+    i += need + 1;
+  }
+  return undefined;
+}
+
+/**
+ * CPython's `str(UnicodeDecodeError)` for a UTF-8 problem found by `firstUtf8Error`.
+ * @example
+ * utf8ErrorMessage(new Uint8Array([0xff]), { start: 0, end: 1, reason: 'invalid start byte' });
+ * // "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+ */
+export function utf8ErrorMessage(bytes: Uint8Array, problem: { start: number; end: number; reason: string }): string {
+  if (problem.end - problem.start === 1) {
+    const hex = bytes[problem.start]!.toString(16).padStart(2, '0');
+    return `'utf-8' codec can't decode byte 0x${hex} in position ${problem.start}: ${problem.reason}`;
+  }
+  return `'utf-8' codec can't decode bytes in position ${problem.start}-${problem.end - 1}: ${problem.reason}`;
+}

@@ -1,0 +1,328 @@
+/**
+ * The lossless JSON reader: Python's `json.loads` semantics (see `tape.ts` for the grammar and
+ * `value.ts` for the value model), errors as data with CPython's wording and a byte offset.
+ *
+ * Two entry points:
+ * - `readJson(bytes)`: the whole value, materialised.
+ * - `readJsonDocument(bytes, visitor)`: for large documents whose bulk sits in a few top-level
+ *   arrays (Zaxy's `entries`, an export's file list): those arrays are handed to the visitor one
+ *   element at a time, as a tape, and never materialised; the rest of the root object is.
+ *
+ * Input bytes are attacker-controlled: nothing here recurses on the data, nesting is bounded by
+ * `maxDepth`, and no input makes these functions throw.
+ * @module
+ */
+import { DEFAULT_LIMITS } from '../limits.ts';
+import { firstUtf8Error, type JsonReadError, utf8ErrorMessage } from './errors.ts';
+import {
+  createScanContext,
+  ESCAPED,
+  NON_ASCII,
+  scanFail,
+  type ScanContext,
+  scanString,
+  scanValue,
+  skipWhitespace,
+  SLOTS,
+  TAG_ARRAY,
+  TAG_FALSE,
+  TAG_FLOAT,
+  TAG_INFINITY,
+  TAG_INT,
+  TAG_NAN,
+  TAG_NEG_INFINITY,
+  TAG_NULL,
+  TAG_OBJECT,
+  TAG_STRING,
+  TAG_TRUE,
+} from './tape.ts';
+import type { JsonArray, JsonObject, JsonValue } from './value.ts';
+
+export type { JsonReadError, JsonReadErrorKind } from './errors.ts';
+
+export interface ReadJsonOptions {
+  /** Deepest nesting accepted (the root container is depth 1). Default `DEFAULT_LIMITS.maxJsonDepth`. */
+  readonly maxDepth?: number;
+}
+
+export type ReadJsonResult = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: JsonReadError };
+
+/** A node of a scanned tape, as handed to a `DocumentVisitor`. Valid only during the call. */
+export interface TapeNode {
+  readonly bytes: Uint8Array;
+  readonly tape: Int32Array;
+  /** Slot index of the node. */
+  readonly node: number;
+}
+
+/** Stands in the root object for a top-level array that was streamed to the visitor. */
+export interface StreamedArray {
+  readonly streamed: true;
+  readonly length: number;
+}
+
+/** The root of a document read with `readJsonDocument`. */
+export type DocumentRoot = JsonValue | Map<string, JsonValue | StreamedArray>;
+
+export interface DocumentVisitor {
+  /** Top-level keys whose array values are streamed instead of materialised. */
+  readonly streamKeys: readonly string[];
+  /** A streamed array begins (a duplicate key starts again: the last one wins, as in Python). */
+  startArray(key: string): void;
+  /** One element of a streamed array. */
+  element(key: string, index: number, element: TapeNode): void;
+}
+
+export type ReadDocumentResult = { readonly ok: true; readonly root: DocumentRoot } | { readonly ok: false; readonly error: JsonReadError };
+
+/**
+ * Reads a JSON document as Python's `json.loads` would (after decoding the bytes as UTF-8).
+ * Never throws for any input.
+ * @example
+ * const result = readJson(new TextEncoder().encode('{"a": [1, 1.0, NaN, 12345678901234567890]}'));
+ * if (result.ok) (result.value as Map<string, unknown>).get('a'); // [1n, 1, NaN, 12345678901234567890n]
+ */
+export function readJson(bytes: Uint8Array, options: ReadJsonOptions = {}): ReadJsonResult {
+  const result = readJsonDocument(bytes, undefined, options);
+  return result.ok ? { ok: true, value: result.root as JsonValue } : result;
+}
+
+/**
+ * Reads a JSON document, streaming the top-level arrays named by `visitor.streamKeys` (when the
+ * root is an object) element by element. Errors come back as data: a visitor that throws is a
+ * bug of the visitor and is not caught here.
+ * @example
+ * let count = 0;
+ * readJsonDocument(bytes, { streamKeys: ['entries'], startArray() { count = 0; }, element() { count++; } });
+ */
+export function readJsonDocument(bytes: Uint8Array, visitor: DocumentVisitor | undefined, options: ReadJsonOptions = {}): ReadDocumentResult {
+  const context = createScanContext(bytes, options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth);
+  const root = scanDocument(context, visitor);
+  if (root.ok) return root;
+  return { ok: false, error: fileLevelError(bytes, context.error!) };
+}
+
+/**
+ * Python decodes the whole file before parsing, so invalid UTF-8 anywhere outranks a syntax error
+ * found earlier, and a byte-order mark outranks everything else.
+ */
+function fileLevelError(bytes: Uint8Array, error: JsonReadError): JsonReadError {
+  const utf8 = firstUtf8Error(bytes);
+  if (utf8 !== undefined) return { kind: 'utf8', message: utf8ErrorMessage(bytes, utf8), offset: utf8.start };
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return { kind: 'bom', message: 'Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', offset: 0 };
+  }
+  return error;
+}
+
+type ScanOutcome = { readonly ok: true; readonly root: DocumentRoot } | { readonly ok: false };
+
+function scanDocument(context: ScanContext, visitor: DocumentVisitor | undefined): ScanOutcome {
+  const bytes = context.bytes;
+  const start = skipWhitespace(bytes, 0);
+  let root: DocumentRoot;
+  let end: number;
+  if (visitor !== undefined && bytes[start] === 0x7b && context.maxDepth >= 1) {
+    const walked = walkRootObject(context, start, visitor);
+    if (walked === undefined) return { ok: false };
+    [root, end] = walked;
+  } else {
+    context.tape.length = 0;
+    end = scanValue(context, start, 0);
+    if (end < 0) return { ok: false };
+    root = materialize(bytes, context.tape.data, 0);
+  }
+  end = skipWhitespace(bytes, end);
+  if (end !== bytes.length) {
+    scanFail(context, 'syntax', 'Extra data', end);
+    return { ok: false };
+  }
+  return { ok: true, root };
+}
+
+/** The root object, member by member, streaming the visitor's arrays. Mirrors `scanValue`'s grammar. */
+function walkRootObject(context: ScanContext, open: number, visitor: DocumentVisitor): [Map<string, JsonValue | StreamedArray>, number] | undefined {
+  const bytes = context.bytes;
+  const tape = context.tape;
+  const root = new Map<string, JsonValue | StreamedArray>();
+  let pos = skipWhitespace(bytes, open + 1);
+  if (bytes[pos] === 0x7d) return [root, pos + 1];
+  for (;;) {
+    if (pos >= bytes.length || bytes[pos] !== 0x22) {
+      scanFail(context, 'syntax', 'Expecting property name enclosed in double quotes', pos);
+      return undefined;
+    }
+    tape.length = 0;
+    pos = scanString(context, pos, 0);
+    if (pos < 0) return undefined;
+    const key = decodeString(bytes, tape.data, 0);
+    pos = skipWhitespace(bytes, pos);
+    if (pos >= bytes.length || bytes[pos] !== 0x3a) {
+      scanFail(context, 'syntax', "Expecting ':' delimiter", pos);
+      return undefined;
+    }
+    pos = skipWhitespace(bytes, pos + 1);
+    if (bytes[pos] === 0x5b && visitor.streamKeys.includes(key) && context.maxDepth >= 2) {
+      const streamed = walkStreamedArray(context, pos, key, visitor);
+      if (streamed === undefined) return undefined;
+      root.set(key, { streamed: true, length: streamed[0] });
+      pos = streamed[1];
+    } else {
+      tape.length = 0;
+      pos = scanValue(context, pos, 1);
+      if (pos < 0) return undefined;
+      root.set(key, materialize(bytes, tape.data, 0));
+    }
+    pos = skipWhitespace(bytes, pos);
+    if (bytes[pos] === 0x7d) return [root, pos + 1];
+    if (bytes[pos] !== 0x2c) {
+      scanFail(context, 'syntax', "Expecting ',' delimiter", pos);
+      return undefined;
+    }
+    pos = skipWhitespace(bytes, pos + 1);
+  }
+}
+
+function walkStreamedArray(context: ScanContext, open: number, key: string, visitor: DocumentVisitor): [number, number] | undefined {
+  const bytes = context.bytes;
+  const tape = context.tape;
+  visitor.startArray(key);
+  let pos = skipWhitespace(bytes, open + 1);
+  if (bytes[pos] === 0x5d) return [0, pos + 1];
+  const node: { bytes: Uint8Array; tape: Int32Array; node: number } = { bytes, tape: tape.data, node: 0 };
+  for (let index = 0; ; index++) {
+    tape.length = 0;
+    pos = scanValue(context, pos, 2);
+    if (pos < 0) return undefined;
+    node.tape = tape.data;
+    visitor.element(key, index, node);
+    pos = skipWhitespace(bytes, pos);
+    if (bytes[pos] === 0x5d) return [index + 1, pos + 1];
+    if (bytes[pos] !== 0x2c) {
+      scanFail(context, 'syntax', "Expecting ',' delimiter", pos);
+      return undefined;
+    }
+    pos++;
+  }
+}
+
+/** One open container while materialising. */
+interface Frame {
+  readonly container: JsonArray | JsonObject;
+  remaining: number;
+  key: string | undefined;
+}
+
+/**
+ * Builds the value of the tape node at `node` (iteratively; the tape is already validated).
+ * @example
+ * const context = createScanContext(bytes, 1000);
+ * if (scanValue(context, 0, 0) >= 0) materialize(bytes, context.tape.data, 0);
+ */
+export function materialize(bytes: Uint8Array, tape: Int32Array, node: number): JsonValue {
+  const frames: Frame[] = [];
+  let slot = node;
+  let root: JsonValue = null;
+  for (;;) {
+    const parent = frames.length > 0 ? frames[frames.length - 1]! : undefined;
+    if (parent !== undefined && parent.key === undefined && parent.container instanceof Map) {
+      parent.key = decodeString(bytes, tape, slot);
+      slot += SLOTS;
+      continue;
+    }
+    const tag = tape[slot]!;
+    let value: JsonValue;
+    let opened: Frame | undefined;
+    if (tag === TAG_OBJECT || tag === TAG_ARRAY) {
+      const container: JsonArray | JsonObject = tag === TAG_OBJECT ? new Map<string, JsonValue>() : [];
+      value = container;
+      const count = tape[slot + 1]!;
+      if (count > 0) opened = { container, remaining: count, key: undefined };
+    } else {
+      value = scalarValue(bytes, tape, slot);
+    }
+    slot += SLOTS;
+    if (parent === undefined) root = value;
+    else {
+      if (parent.container instanceof Map) {
+        parent.container.set(parent.key!, value);
+        parent.key = undefined;
+      } else parent.container.push(value);
+      parent.remaining--;
+    }
+    if (opened !== undefined) frames.push(opened);
+    while (frames.length > 0 && frames[frames.length - 1]!.remaining === 0) frames.pop();
+    if (frames.length === 0) return root;
+  }
+}
+
+/** The value of a scalar node (string, number or literal). */
+export function scalarValue(bytes: Uint8Array, tape: Int32Array, slot: number): JsonValue {
+  switch (tape[slot]) {
+    case TAG_STRING:
+      return decodeString(bytes, tape, slot);
+    case TAG_INT:
+      return BigInt(latin1(bytes, tape[slot + 1]!, tape[slot + 2]!));
+    case TAG_FLOAT:
+      return Number(latin1(bytes, tape[slot + 1]!, tape[slot + 2]!));
+    case TAG_TRUE:
+      return true;
+    case TAG_FALSE:
+      return false;
+    case TAG_NAN:
+      return NaN;
+    case TAG_INFINITY:
+      return Infinity;
+    case TAG_NEG_INFINITY:
+      return -Infinity;
+    case TAG_NULL:
+      return null;
+    default:
+      throw new Error(`bad tape: tag ${tape[slot]} at slot ${slot}`);
+  }
+}
+
+/** ASCII bytes as a string (number lexemes, plain keys). */
+export function latin1(bytes: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i]!);
+  return text;
+}
+
+const utf8Decoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+const ESCAPES: Record<number, number> = { 0x22: 0x22, 0x5c: 0x5c, 0x2f: 0x2f, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
+
+/**
+ * Decodes a string node to a JavaScript string. Escaped surrogates become the same UTF-16 code
+ * units (a high escape followed by a low escape forms the pair Python would join; lone ones stay).
+ */
+export function decodeString(bytes: Uint8Array, tape: Int32Array, slot: number): string {
+  const start = tape[slot + 1]!;
+  const end = tape[slot + 2]!;
+  const flags = tape[slot + 3]!;
+  if ((flags & ESCAPED) === 0) {
+    return (flags & NON_ASCII) === 0 && end - start < 64 ? latin1(bytes, start, end) : utf8Decoder.decode(bytes.subarray(start, end));
+  }
+  let text = '';
+  let run = start;
+  let i = start;
+  while (i < end) {
+    if (bytes[i] !== 0x5c) {
+      i++;
+      continue;
+    }
+    if (i > run) text += utf8Decoder.decode(bytes.subarray(run, i));
+    const e = bytes[i + 1]!;
+    if (e === 0x75) {
+      text += String.fromCharCode(parseInt(latin1(bytes, i + 2, i + 6), 16));
+      i += 6;
+    } else {
+      text += String.fromCharCode(ESCAPES[e]!);
+      i += 2;
+    }
+    run = i;
+  }
+  if (end > run) text += utf8Decoder.decode(bytes.subarray(run, end));
+  return text;
+}

@@ -1,12 +1,25 @@
 /**
- * Streaming gunzip as a Web `TransformStream` (STYLE.md §6), built on fflate's push-style
- * `Gunzip`, which follows concatenated members (the one-shot API silently drops them).
+ * Streaming gunzip (RFC 1952) as a Web stream pair (STYLE.md §6), built from a push-style core:
+ * this module parses the gzip member framing itself (header, trailer, concatenated members) and
+ * hands only the raw DEFLATE data to fflate's streaming `Inflate`, so that every member's CRC-32
+ * and ISIZE are checked (fflate's own `Gunzip` checks neither) and bytes after the last member
+ * are caught instead of ignored.
+ *
  * The compressed bytes are attacker-controlled: output is capped by size and by ratio so a gzip
- * bomb stops at the limit instead of filling memory.
+ * bomb stops at the limit instead of filling memory, and the input is fed to the inflater in
+ * slices sized from the ratio seen so far, so one push never expands into more than about
+ * `TARGET_OUTPUT_PER_PUSH` bytes.
+ *
+ * Error contract (shared by every decompressor passed as `options.gunzip`): the readable side
+ * first delivers all data decoded before a problem, then errors with a `StreamProblem` whose code
+ * is one of `gzip.bad_header`, `gzip.bad_data`, `gzip.crc_mismatch`, `gzip.size_mismatch`,
+ * `gzip.truncated`, `gzip.trailing_garbage`, `limit.decompressed_bytes`,
+ * `limit.compression_ratio`, with the compressed byte offset in its message and `offset`.
  * @module
  */
-import { Gunzip } from 'fflate';
+import { Inflate } from 'fflate';
 import type { Limits } from '../limits.ts';
+import { crc32 } from './crc32.ts';
 import { StreamProblem } from './problem.ts';
 
 export interface GunzipOptions {
@@ -16,58 +29,388 @@ export interface GunzipOptions {
 }
 
 /**
- * Decompresses a gzip byte stream (one or more members).
- * Errors the stream with a `StreamProblem`: `limit.decompressed_bytes`, `limit.compression_ratio`,
- * `gzip.bad_data`, `gzip.truncated`.
+ * A decompressor: gzip bytes in, decompressed bytes out, with the error contract described in
+ * this module's doc. `TransformStream` satisfies it; `gunzipStream` is the default.
+ */
+export type GunzipFactory = (options: GunzipOptions) => ReadableWritablePair<Uint8Array, Uint8Array>;
+
+/**
+ * A push-style decoder: `push` consumes a prefix of `chunk` (at least one byte) and returns how
+ * many bytes it took, emitting output through the callback it was created with; `finish` is
+ * called once at end of input. Both throw (or reject with) a `StreamProblem` on bad data.
+ */
+export interface PushCore {
+  push(chunk: Uint8Array): number | Promise<number>;
+  finish(): void | Promise<void>;
+  /** Frees resources after a problem or a cancel (optional). */
+  destroy?(): void;
+}
+
+/** Output one inflater push should produce at most, roughly (bounds memory on bombs). */
+const TARGET_OUTPUT_PER_PUSH = 1 << 20;
+const MIN_SLICE = 1 << 10;
+const MAX_SLICE = 256 << 10;
+/** First slice: small, so even a maximal-ratio (1032:1) first push stays about 4 MiB. */
+const FIRST_SLICE = 4 << 10;
+
+/**
+ * Decompresses a gzip byte stream (one or more members) with fflate, checking each member's
+ * header, CRC-32 and ISIZE, truncation, trailing garbage and the size/ratio limits.
  * @example
  * const text = await new Response(blob.stream().pipeThrough(gunzipStream({ limits: DEFAULT_LIMITS }))).text();
  */
-export function gunzipStream(options: GunzipOptions): TransformStream<Uint8Array, Uint8Array> {
+export function gunzipStream(options: GunzipOptions): ReadableWritablePair<Uint8Array, Uint8Array> {
+  return streamFromPushCore((emit) => createGunzipCore(options, emit));
+}
+
+/**
+ * Tracks decompressed output against `limits.maxDecompressedBytes` and
+ * `limits.maxCompressionRatio`; `account` throws the `limit.*` StreamProblem once one is passed.
+ * Shared by every decompressor so that all of them stop a bomb at the same point.
+ * @example
+ * const guard = createOutputGuard({ limits: DEFAULT_LIMITS });
+ * guard.account(chunk.byteLength, compressedBytesSoFar); // throws StreamProblem past a limit
+ */
+export function createOutputGuard(options: GunzipOptions): { account(outputBytes: number, compressedSeen: number): void } {
   const { limits } = options;
   const counters = options.counters ?? { bytesIn: 0, bytesOut: 0 };
-  let compressedSeen = 0;
-  let pending: StreamProblem | undefined;
-  let controllerRef: TransformStreamDefaultController<Uint8Array> | undefined;
-
-  const inflater = new Gunzip((data) => {
-    if (pending || data.byteLength === 0) return;
-    counters.bytesOut += data.byteLength;
-    if (counters.bytesOut > limits.maxDecompressedBytes) {
-      pending = new StreamProblem('limit.decompressed_bytes', `decompressed size exceeds limits.maxDecompressedBytes (${limits.maxDecompressedBytes} bytes)`, compressedSeen);
-      return;
-    }
-    if (counters.bytesOut > limits.ratioGraceBytes && counters.bytesOut > compressedSeen * limits.maxCompressionRatio) {
-      pending = new StreamProblem('limit.compression_ratio', `decompression ratio exceeds limits.maxCompressionRatio (${limits.maxCompressionRatio}:1) after ${compressedSeen} compressed bytes`, compressedSeen);
-      return;
-    }
-    controllerRef?.enqueue(data);
-  });
-
-  const push = (chunk: Uint8Array, final: boolean): void => {
-    try {
-      inflater.push(chunk, final);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const code = /unexpected EOF/i.test(message) ? 'gzip.truncated' : 'gzip.bad_data';
-      throw new StreamProblem(code, `gzip: ${message} (near compressed byte ${compressedSeen})`, compressedSeen);
-    }
-    if (pending) throw pending;
-  };
-
-  return new TransformStream<Uint8Array, Uint8Array>({
-    start(controller) {
-      controllerRef = controller;
-    },
-    transform(chunk) {
-      // Feed in slices so a limit is noticed before one huge chunk expands entirely.
-      for (let offset = 0; offset < chunk.byteLength; offset += 64 * 1024) {
-        const slice = chunk.subarray(offset, Math.min(chunk.byteLength, offset + 64 * 1024));
-        compressedSeen += slice.byteLength;
-        push(slice, false);
+  return {
+    account(outputBytes, compressedSeen) {
+      counters.bytesOut += outputBytes;
+      if (counters.bytesOut > limits.maxDecompressedBytes) {
+        throw new StreamProblem(
+          'limit.decompressed_bytes',
+          `decompressed size exceeds limits.maxDecompressedBytes (${limits.maxDecompressedBytes} bytes) at compressed byte ${compressedSeen}`,
+          compressedSeen,
+        );
+      }
+      if (counters.bytesOut > limits.ratioGraceBytes && counters.bytesOut > compressedSeen * limits.maxCompressionRatio) {
+        throw new StreamProblem(
+          'limit.compression_ratio',
+          `decompression ratio exceeds limits.maxCompressionRatio (${limits.maxCompressionRatio}:1): ${counters.bytesOut} bytes out of ${compressedSeen} compressed bytes`,
+          compressedSeen,
+        );
       }
     },
-    flush() {
-      push(new Uint8Array(0), true);
+  };
+}
+
+/** fflate's `Inflate` state that tells where the DEFLATE stream ended (fflate 0.8, see `inflt`). */
+interface InflateInternals {
+  /** Pending input, starting at the byte that holds bit `s.p`. */
+  p: Uint8Array;
+  /** f: last block seen; l: a Huffman block is in progress; p: bit position inside `p`. */
+  s: { f?: number; l?: unknown; p?: number };
+}
+
+/** FLG bits (RFC 1952 §2.3.1). */
+const FHCRC = 2;
+const FEXTRA = 4;
+const FNAME = 8;
+const FCOMMENT = 16;
+const FRESERVED = 0xe0;
+
+type Phase =
+  | 'fixed' // the 10-byte fixed header
+  | 'xlen' // FEXTRA length (2 bytes)
+  | 'extra' // FEXTRA payload
+  | 'name' // zero-terminated FNAME
+  | 'comment' // zero-terminated FCOMMENT
+  | 'hcrc' // header CRC16 (2 bytes)
+  | 'deflate'
+  | 'trailer'; // CRC32 + ISIZE (8 bytes)
+
+/**
+ * The gzip member parser around fflate's raw `Inflate` (push-style; see `PushCore`).
+ * Attacker-controlled input: every length field is bounded by the bytes actually present, and no
+ * header field is buffered (names and comments are skipped as they stream by).
+ */
+export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Array) => void): PushCore {
+  const guard = createOutputGuard(options);
+  let consumed = 0; // compressed bytes taken before the current chunk
+  let member = 0; // 1-based number of the member being read (or last read)
+  let memberStart = 0;
+  let phase: Phase = 'fixed';
+  const small = new Uint8Array(10); // fixed header / xlen / hcrc / trailer bytes
+  let smallLength = 0;
+  let flags = 0;
+  let extraLeft = 0;
+  let headerCrc = 0;
+  let inflater: Inflate | undefined;
+  let dataCrc = 0;
+  let dataSize = 0; // ISIZE: decompressed size modulo 2^32
+  let pushOutput = 0;
+  let slice = FIRST_SLICE;
+
+  const onData = (data: Uint8Array): void => {
+    if (data.byteLength === 0) return;
+    guard.account(data.byteLength, consumed);
+    dataCrc = crc32(data, dataCrc);
+    dataSize = (dataSize + data.byteLength) >>> 0;
+    pushOutput += data.byteLength;
+    emit(data);
+  };
+
+  /** Collects fixed-size fields into `small`; true once `size` bytes are there. */
+  const collect = (chunk: Uint8Array, at: number, size: number): number => {
+    const take = Math.min(size - smallLength, chunk.byteLength - at);
+    small.set(chunk.subarray(at, at + take), smallLength);
+    smallLength += take;
+    return take;
+  };
+
+  /** Takes header bytes from `chunk[at…]` (RFC 1952 §2.3); returns the new position. */
+  const header = (chunk: Uint8Array, at: number): number => {
+    const end = chunk.byteLength;
+    let crcFrom = at; // header bytes not yet folded into headerCrc (-1 while reading the CRC16)
+    const enter = (next: Phase, position: number): void => {
+      if (next === 'hcrc') {
+        headerCrc = crc32(chunk, headerCrc, crcFrom, position);
+        crcFrom = -1;
+      }
+      phase = next;
+    };
+    while (at < end && phase !== 'deflate') {
+      switch (phase) {
+        case 'fixed': {
+          if (smallLength === 0) {
+            member++;
+            memberStart = consumed + at;
+            headerCrc = 0;
+            dataCrc = 0;
+            dataSize = 0;
+          }
+          at += collect(chunk, at, 10);
+          // Check the magic as soon as its bytes are here: after the first member, anything
+          // else is trailing garbage (RFC 1952 §2.2 allows only further members).
+          if ((smallLength >= 1 && small[0] !== 0x1f) || (smallLength >= 2 && small[1] !== 0x8b)) {
+            if (member > 1) {
+              throw new StreamProblem(
+                'gzip.trailing_garbage',
+                `gzip: trailing data after last member is not a gzip header (at compressed byte ${memberStart})`,
+                memberStart,
+              );
+            }
+            throw new StreamProblem('gzip.bad_header', `gzip: bad magic bytes, not gzip (at compressed byte ${memberStart})`, memberStart);
+          }
+          if (smallLength < 10) break;
+          if (small[2] !== 8) {
+            throw new StreamProblem('gzip.bad_header', `gzip: unknown compression method ${small[2]} in member ${member} header (compressed byte ${memberStart + 2})`, memberStart + 2);
+          }
+          flags = small[3]!;
+          if (flags & FRESERVED) {
+            throw new StreamProblem('gzip.bad_header', `gzip: reserved flags set in member ${member} header (compressed byte ${memberStart + 3})`, memberStart + 3);
+          }
+          smallLength = 0;
+          enter(nextHeaderPhase('fixed', flags), at);
+          break;
+        }
+        case 'xlen':
+          at += collect(chunk, at, 2);
+          if (smallLength < 2) break;
+          extraLeft = small[0]! | (small[1]! << 8);
+          smallLength = 0;
+          enter(extraLeft > 0 ? 'extra' : nextHeaderPhase('extra', flags), at);
+          break;
+        case 'extra': {
+          const take = Math.min(extraLeft, end - at);
+          extraLeft -= take;
+          at += take;
+          if (extraLeft === 0) enter(nextHeaderPhase('extra', flags), at);
+          break;
+        }
+        case 'name':
+        case 'comment': {
+          const zero = chunk.indexOf(0, at);
+          if (zero === -1) {
+            at = end;
+            break;
+          }
+          at = zero + 1;
+          enter(nextHeaderPhase(phase, flags), at);
+          break;
+        }
+        case 'hcrc': {
+          at += collect(chunk, at, 2);
+          if (smallLength < 2) break;
+          smallLength = 0;
+          if ((small[0]! | (small[1]! << 8)) !== (headerCrc & 0xffff)) {
+            const offset = consumed + at - 2;
+            throw new StreamProblem('gzip.bad_header', `gzip: header CRC16 mismatch in member ${member} (compressed byte ${offset})`, offset);
+          }
+          phase = 'deflate';
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (crcFrom >= 0 && phase !== 'deflate') headerCrc = crc32(chunk, headerCrc, crcFrom, at);
+    return at;
+  };
+
+  const trailer = (chunk: Uint8Array, at: number): number => {
+    at += collect(chunk, at, 8);
+    if (smallLength < 8) return at;
+    smallLength = 0;
+    phase = 'fixed';
+    const trailerAt = consumed + at - 8;
+    const storedCrc = (small[0]! | (small[1]! << 8) | (small[2]! << 16) | (small[3]! << 24)) >>> 0;
+    const storedSize = (small[4]! | (small[5]! << 8) | (small[6]! << 16) | (small[7]! << 24)) >>> 0;
+    if (storedCrc !== dataCrc) {
+      throw new StreamProblem(
+        'gzip.crc_mismatch',
+        `gzip: CRC32 mismatch at end of member ${member} (trailer at compressed byte ${trailerAt}: stored ${hex32(storedCrc)}, computed ${hex32(dataCrc)})`,
+        trailerAt,
+      );
+    }
+    if (storedSize !== dataSize) {
+      throw new StreamProblem(
+        'gzip.size_mismatch',
+        `gzip: ISIZE mismatch at end of member ${member} (trailer at compressed byte ${trailerAt + 4}: stored ${storedSize}, decompressed ${dataSize} mod 2^32)`,
+        trailerAt + 4,
+      );
+    }
+    return at;
+  };
+
+  /** Feeds one slice of DEFLATE bytes; returns how many of them belonged to the DEFLATE stream. */
+  const deflate = (chunk: Uint8Array, at: number): number => {
+    inflater ??= new Inflate(onData);
+    const piece = chunk.subarray(at, at + slice);
+    pushOutput = 0;
+    try {
+      inflater.push(piece, false);
+    } catch (error) {
+      if (error instanceof StreamProblem) throw error; // a limit, from onData
+      const message = error instanceof Error ? error.message : String(error);
+      const offset = consumed + at;
+      throw new StreamProblem('gzip.bad_data', `gzip: ${message} in member ${member} DEFLATE data (near compressed byte ${offset})`, offset);
+    }
+    // Size the next slice from this one's ratio (a bomb gets small slices, text large ones).
+    slice = Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((TARGET_OUTPUT_PER_PUSH * piece.byteLength) / Math.max(piece.byteLength, pushOutput))));
+    const internals = inflater as unknown as InflateInternals;
+    if (internals.s.f && !internals.s.l) {
+      // The final block is complete: the bytes fflate did not consume start the trailer.
+      const unconsumed = internals.p.byteLength - (((internals.s.p ?? 0) + 7) >> 3);
+      // fflate decodes all it can on every push, so the end always lies in this slice.
+      if (unconsumed < 0 || unconsumed > piece.byteLength) throw new Error('gunzip: DEFLATE end outside the current slice (bad math)');
+      inflater = undefined;
+      phase = 'trailer';
+      smallLength = 0;
+      return piece.byteLength - unconsumed;
+    }
+    return piece.byteLength;
+  };
+
+  return {
+    push(chunk) {
+      let at = 0;
+      // Header and trailer bytes are cheap; DEFLATE goes one slice per call, so the caller can
+      // hand each slice's output on before more is produced.
+      while (at < chunk.byteLength) {
+        if (phase === 'deflate') {
+          at += deflate(chunk, at);
+          break;
+        }
+        at = phase === 'trailer' ? trailer(chunk, at) : header(chunk, at);
+      }
+      consumed += at;
+      return at;
     },
-  });
+    finish() {
+      if (phase === 'fixed' && smallLength === 0 && member >= 1) return; // clean end after a trailer
+      const part = phase === 'deflate' ? 'DEFLATE data' : phase === 'trailer' ? 'trailer' : 'header';
+      throw new StreamProblem(
+        'gzip.truncated',
+        `gzip: unexpected end of compressed stream in member ${Math.max(member, 1)} ${part} (after ${consumed} compressed bytes)`,
+        consumed,
+      );
+    },
+    destroy() {
+      inflater = undefined;
+    },
+  };
+}
+
+function nextHeaderPhase(after: Phase, flags: number): Phase {
+  const order: readonly [Phase, number][] = [
+    ['xlen', FEXTRA],
+    ['name', FNAME],
+    ['comment', FCOMMENT],
+    ['hcrc', FHCRC],
+  ];
+  const from = after === 'fixed' ? 0 : after === 'extra' ? 1 : after === 'name' ? 2 : after === 'comment' ? 3 : 4;
+  for (let i = from; i < order.length; i++) if (flags & order[i]![1]) return order[i]![0];
+  return 'deflate';
+}
+
+function hex32(value: number): string {
+  return `0x${value.toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * Wraps a push-style core as a `{ writable, readable }` pair for `pipeThrough`. Unlike a plain
+ * `TransformStream`, which drops queued output when it errors, a problem is delivered only after
+ * every byte decoded before it was read, so the lines before a damaged gzip trailer are still
+ * verified. Output is produced on demand (pull), one core step at a time.
+ * @example
+ * const pair = streamFromPushCore((emit) => createGunzipCore({ limits }, emit));
+ * const text = await new Response(gzipped.pipeThrough(pair)).text();
+ */
+export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) => PushCore): ReadableWritablePair<Uint8Array, Uint8Array> {
+  const inbox = new TransformStream<Uint8Array, Uint8Array>();
+  const reader = inbox.readable.getReader();
+  const queue: Uint8Array[] = [];
+  const core = create((bytes) => queue.push(bytes));
+  let pending: Uint8Array | undefined;
+  let problem: unknown;
+  let ended = false;
+
+  const fail = (error: unknown): void => {
+    problem = error;
+    core.destroy?.();
+    reader.cancel(error).catch(() => undefined);
+  };
+
+  const readable = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        while (queue.length === 0) {
+          if (problem !== undefined) {
+            controller.error(problem);
+            return;
+          }
+          if (ended) {
+            controller.close();
+            return;
+          }
+          try {
+            if (pending === undefined || pending.byteLength === 0) {
+              const result = await reader.read();
+              if (result.done) {
+                ended = true;
+                await core.finish();
+                continue;
+              }
+              pending = result.value;
+              if (pending.byteLength === 0) continue;
+            }
+            const taken = await core.push(pending);
+            pending = pending.subarray(taken);
+          } catch (error) {
+            fail(error);
+          }
+        }
+        for (const bytes of queue) controller.enqueue(bytes);
+        queue.length = 0;
+      },
+      async cancel(reason) {
+        core.destroy?.();
+        await reader.cancel(reason).catch(() => undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { writable: inbox.writable, readable };
 }

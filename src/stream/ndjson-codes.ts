@@ -1,0 +1,19 @@
+/**
+ * Finding codes of the NDJSON framing layer, shared by the line-oriented formats (agent-history,
+ * codex-exec): each format's `codes.ts` includes this table, so the codes mean the same in both.
+ * Which of them are errors and which warnings follows the formats' contracts (specs/agent-history.md
+ * F1/F2, specs/codex-exec.md "Policy"): BOM, invalid UTF-8, non-JSON and non-object lines are
+ * errors; CRLF, blank lines and a missing final newline are warnings.
+ * @module
+ */
+import type { CodeTable } from '../report/code-table.ts';
+
+export const NDJSON_CODES = /* @__PURE__ */ Object.freeze({
+  'ndjson.bom': { dimension: 'structure', summary: 'Line 1 starts with a UTF-8 byte-order mark (error).' },
+  'ndjson.invalid_utf8': { dimension: 'structure', summary: 'A line is not valid UTF-8 (error; the rest of the line is checked with U+FFFD in place).' },
+  'ndjson.invalid_json': { dimension: 'structure', summary: 'A line is not one JSON value, or is cut short (error).' },
+  'ndjson.not_object': { dimension: 'structure', summary: 'A line holds JSON that is not an object (error).' },
+  'ndjson.crlf': { dimension: 'structure', summary: 'Lines end with CR LF instead of LF (warning, reported once on the first such line).' },
+  'ndjson.blank_line': { dimension: 'structure', summary: 'An empty or whitespace-only line (warning).' },
+  'ndjson.no_final_newline': { dimension: 'structure', summary: 'The last line has no LF after it (warning).' },
+} satisfies CodeTable);

@@ -172,6 +172,8 @@ export interface StreamFacts {
   readonly lineCount?: number | undefined;
   readonly sessionCount?: number | undefined;
   readonly attempts?: number | undefined;
+  readonly messageCount?: number | undefined;
+  readonly chunkCount?: number | undefined;
   readonly bytesIn?: number | undefined;
   readonly bytesOut?: number | undefined;
   readonly compressed?: boolean | undefined;
@@ -191,6 +193,8 @@ export function streamFacts(details: Bag): StreamFacts {
     lineCount: num(details['line_count']),
     sessionCount: num(details['session_count']),
     attempts: num(details['attempts']),
+    messageCount: num(details['message_count']),
+    chunkCount: num(details['chunk_count']),
     bytesIn: num(details['bytes_in']),
     bytesOut: num(details['bytes_out']),
     compressed: typeof compressed === 'boolean' ? compressed : undefined,

@@ -11,8 +11,10 @@ import type { EntryFilter } from './disclosure.ts';
 import { proofPath } from './proof-path.ts';
 import { formatBytes } from './format.ts';
 
-/** Rows drawn per table; the rest are counted, not drawn (bundles may hold 100,000 entries). */
-export const MAX_ROWS = 500;
+/** Rows drawn per table at first: a 500-row table costs ~100 ms of layout on a slow machine. */
+export const INITIAL_ROWS = 100;
+/** Rows drawn once a person asks for all; the rest are counted, not drawn (bundles may hold 100,000 entries). */
+export const MAX_ROWS = 2000;
 
 const DASH = '–';
 
@@ -20,12 +22,22 @@ function show(value: string | number | undefined): string {
   return value === undefined || value === '' ? DASH : String(value);
 }
 
-function moreRows(total: number): TemplateResult | typeof nothing {
-  return total > MAX_ROWS ? html`<p class="more">Showing the first ${MAX_ROWS} of ${total} rows.</p>` : nothing;
+/** The rows of `table` to draw now. */
+function visible<T>(ui: ViewUi, table: string, rows: readonly T[]): readonly T[] {
+  return rows.slice(0, ui.expanded.has(table) ? MAX_ROWS : INITIAL_ROWS);
+}
+
+function moreRows(ui: ViewUi, table: string, total: number): TemplateResult | typeof nothing {
+  const shown = Math.min(total, ui.expanded.has(table) ? MAX_ROWS : INITIAL_ROWS);
+  if (shown >= total) return nothing;
+  return html`<p class="more">
+    Showing the first ${shown} of ${total} rows.
+    ${shown < MAX_ROWS ? html`<button type="button" class="link" @click=${() => ui.expand(table)}>Show ${Math.min(total, MAX_ROWS)}</button>` : nothing}
+  </p>`;
 }
 
 /** The disclosure panel's state, owned by the element (reset for every new report). */
-export interface DisclosureState {
+export interface ViewState {
   readonly selected: ReadonlySet<number>;
   readonly filter: EntryFilter;
   readonly busy: boolean;
@@ -33,10 +45,12 @@ export interface DisclosureState {
   readonly download?: { readonly url: string; readonly name: string; readonly count: number; readonly text: string } | undefined;
   /** Row of the disclosed-entries table whose proof is drawn. */
   readonly proofRow: number;
+  /** Tables a person asked to see in full (up to `MAX_ROWS`). */
+  readonly expanded: ReadonlySet<string>;
 }
 
 /** State and callbacks of the disclosure panel and the disclosed-entries table. */
-export interface DisclosureUi extends DisclosureState {
+export interface ViewUi extends ViewState {
   /** Offered only for a signed bundle that passed. */
   readonly available: boolean;
   toggle(position: number, on: boolean): void;
@@ -46,6 +60,7 @@ export interface DisclosureUi extends DisclosureState {
   disclose(): void;
   verifySubset(): void;
   showProof(row: number): void;
+  expand(table: string): void;
 }
 
 /**
@@ -53,21 +68,21 @@ export interface DisclosureUi extends DisclosureState {
  * @example
  * html`${renderFormatDetails(report, ui)}`
  */
-export function renderFormatDetails(report: Report, ui: DisclosureUi): TemplateResult | typeof nothing {
+export function renderFormatDetails(report: Report, ui: ViewUi): TemplateResult | typeof nothing {
   switch (report.format) {
     case 'agentxchain':
-      return renderAgentxchain(report);
+      return renderAgentxchain(report, ui);
     case 'zaxy':
       return renderZaxy(report, ui);
     case 'agent-history':
     case 'codex-exec':
-      return renderStream(report);
+      return renderStream(report, ui);
     default:
       return nothing;
   }
 }
 
-function renderAgentxchain(report: Report): TemplateResult {
+function renderAgentxchain(report: Report, ui: ViewUi): TemplateResult {
   const facts = agentxchainFacts(report.details);
   return html`<section part="details" class="details" aria-label="Export contents">
     <dl class="facts">
@@ -81,25 +96,25 @@ function renderAgentxchain(report: Report): TemplateResult {
           <caption>Files in the export</caption>
           <thead><tr><th scope="col">Path</th><th scope="col">Format</th><th scope="col" class="num">Bytes</th><th scope="col">SHA-256</th><th scope="col">Status</th></tr></thead>
           <tbody>
-            ${problemsFirst(facts.files).slice(0, MAX_ROWS).map(
+            ${visible(ui, 'files', problemsFirst(facts.files)).map(
               (file) => html`<tr data-status=${file.status ?? ''}>
                 <td><code>${file.path}</code></td>
                 <td>${show(file.format)}</td>
                 <td class="num">${file.bytes === undefined ? DASH : file.bytes.toLocaleString('en')}</td>
-                <td><code title=${file.sha256 ?? ''}>${file.sha256 === undefined ? DASH : file.sha256.slice(0, 12)}</code></td>
+                <td><code class="hash" title=${file.sha256 ?? ''}>${file.sha256 === undefined ? DASH : file.sha256.slice(0, 12)}</code></td>
                 <td>${show(file.status)}</td>
               </tr>`,
             )}
           </tbody>
         </table></div>
-        ${moreRows(facts.files.length)}`
+        ${moreRows(ui, 'files', facts.files.length)}`
       : nothing}
     ${facts.repos.length > 0
       ? html`<div class="scroll"><table part="repo-table" class="repos">
           <caption>Nested repository exports</caption>
           <thead><tr><th scope="col">Repo</th><th scope="col">Exported</th><th scope="col">Verdict</th><th scope="col" class="num">Files</th></tr></thead>
           <tbody>
-            ${facts.repos.slice(0, MAX_ROWS).map(
+            ${visible(ui, 'repos', facts.repos).map(
               (repo) => html`<tr>
                 <td><code>${repo.id}</code></td>
                 <td>${repo.ok === undefined ? DASH : repo.ok ? 'yes' : 'no (repo failed at export time)'}</td>
@@ -108,7 +123,8 @@ function renderAgentxchain(report: Report): TemplateResult {
               </tr>`,
             )}
           </tbody>
-        </table></div>`
+        </table></div>
+        ${moreRows(ui, 'repos', facts.repos.length)}`
       : nothing}
   </section>`;
 }
@@ -130,7 +146,7 @@ function pinnedWords(report: Report): string {
   }
 }
 
-function renderZaxy(report: Report, ui: DisclosureUi): TemplateResult {
+function renderZaxy(report: Report, ui: ViewUi): TemplateResult {
   const facts = zaxyFacts(report.details);
   const fingerprint = facts.fingerprint ?? (facts.publicKey === undefined ? undefined : `${facts.publicKey.slice(0, 16)}…`);
   return html`<section part="details" class="details" aria-label="Bundle contents">
@@ -147,7 +163,7 @@ function renderZaxy(report: Report, ui: DisclosureUi): TemplateResult {
   </section>`;
 }
 
-function renderEntries(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult | typeof nothing {
+function renderEntries(facts: ZaxyFacts, ui: ViewUi): TemplateResult | typeof nothing {
   if (facts.entries.length === 0) return nothing;
   const tickable = ui.available;
   return html`${tickable ? renderDisclosurePanel(facts, ui) : nothing}
@@ -155,7 +171,7 @@ function renderEntries(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult | typ
       <caption>Entries</caption>
       <thead><tr>${tickable ? html`<th scope="col"><span class="visually-hidden">Disclose</span></th>` : nothing}<th scope="col" class="num">#</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col">Valid from</th></tr></thead>
       <tbody>
-        ${facts.entries.slice(0, MAX_ROWS).map(
+        ${visible(ui, 'entries', facts.entries).map(
           (entry) => html`<tr>
             ${tickable
               ? html`<td><input type="checkbox" aria-label="Disclose entry ${entry.position}" .checked=${ui.selected.has(entry.position)}
@@ -170,10 +186,10 @@ function renderEntries(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult | typ
         )}
       </tbody>
     </table></div>
-    ${moreRows(facts.entries.length)}`;
+    ${moreRows(ui, 'entries', facts.entries.length)}`;
 }
 
-function renderDisclosurePanel(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult {
+function renderDisclosurePanel(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
   const set = (patch: Partial<EntryFilter>) => ui.setFilter({ ...ui.filter, ...patch });
   const value = (event: Event) => (event.target as HTMLInputElement | HTMLSelectElement).value;
   return html`<fieldset part="disclosure" class="disclosure">
@@ -204,7 +220,7 @@ function renderDisclosurePanel(facts: ZaxyFacts, ui: DisclosureUi): TemplateResu
   </fieldset>`;
 }
 
-function renderDisclosed(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult {
+function renderDisclosed(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
   const disclosed = facts.disclosed ?? [];
   if (disclosed.length === 0) return html`<p class="more">This subset discloses no entries: only its signature was checked.</p>`;
   const row = Math.min(ui.proofRow, disclosed.length - 1);
@@ -214,7 +230,7 @@ function renderDisclosed(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult {
       <caption>Disclosed entries</caption>
       <thead><tr><th scope="col" class="num">Index</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col" class="num">Proof depth</th><th scope="col"><span class="visually-hidden">Proof</span></th></tr></thead>
       <tbody>
-        ${disclosed.slice(0, MAX_ROWS).map(
+        ${visible(ui, 'disclosed', disclosed).map(
           (entry, k) => html`<tr aria-current=${k === row ? 'true' : 'false'}>
             <td class="num">${show(entry.index)}</td>
             <td><code>${show(entry.kind)}</code></td>
@@ -226,7 +242,7 @@ function renderDisclosed(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult {
         )}
       </tbody>
     </table></div>
-    ${moreRows(disclosed.length)}
+    ${moreRows(ui, 'disclosed', disclosed.length)}
     <figure class="proof-figure">
       ${proofPath({ index: chosen.index, proof: chosen.proof, root: facts.merkleRoot })}
       <figcaption>Proof path of disclosed entry ${show(chosen.index)}: each step hashes the running node with the sibling on the side shown, up to the signed root.</figcaption>
@@ -234,14 +250,16 @@ function renderDisclosed(facts: ZaxyFacts, ui: DisclosureUi): TemplateResult {
   </div>`;
 }
 
-function renderStream(report: Report): TemplateResult {
+function renderStream(report: Report, ui: ViewUi): TemplateResult {
   const facts = streamFacts(report.details);
   return html`<section part="details" class="details" aria-label="Stream contents">
     <dl class="facts">
       <div><dt>Schema</dt><dd>${show(facts.schema ?? report.kind ?? undefined)}</dd></div>
       <div><dt>Lines</dt><dd>${show(facts.lineCount)}</dd></div>
       ${facts.sessionCount !== undefined ? html`<div><dt>Sessions</dt><dd>${facts.sessionCount}</dd></div>` : nothing}
+      ${facts.messageCount !== undefined ? html`<div><dt>Messages</dt><dd>${facts.messageCount}</dd></div>` : nothing}
       ${facts.attempts !== undefined ? html`<div><dt>Attempts</dt><dd>${facts.attempts}</dd></div>` : nothing}
+      ${facts.chunkCount !== undefined ? html`<div><dt>Output chunks</dt><dd>${facts.chunkCount}</dd></div>` : nothing}
       <div><dt>Compressed</dt><dd>${facts.compressed === undefined ? DASH : facts.compressed ? 'yes (gzip)' : 'no'}</dd></div>
       ${facts.bytesIn !== undefined ? html`<div><dt>Bytes read</dt><dd>${formatBytes(facts.bytesIn)}</dd></div>` : nothing}
       ${facts.bytesOut !== undefined && facts.compressed ? html`<div><dt>Decompressed</dt><dd>${formatBytes(facts.bytesOut)}</dd></div>` : nothing}
@@ -250,8 +268,9 @@ function renderStream(report: Report): TemplateResult {
       ? html`<table part="record-table" class="records">
           <caption>Records by type</caption>
           <thead><tr><th scope="col">Type</th><th scope="col" class="num">Count</th></tr></thead>
-          <tbody>${facts.recordsByType.slice(0, MAX_ROWS).map(([type, count]) => html`<tr><td><code>${type}</code></td><td class="num">${count}</td></tr>`)}</tbody>
-        </table>`
+          <tbody>${visible(ui, 'records', facts.recordsByType).map(([type, count]) => html`<tr><td><code>${type}</code></td><td class="num">${count}</td></tr>`)}</tbody>
+        </table>
+        ${moreRows(ui, 'records', facts.recordsByType.length)}`
       : nothing}
   </section>`;
 }

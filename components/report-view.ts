@@ -10,12 +10,12 @@ import type { DimensionVerdict, Finding, Report, Verdicts } from '../src/report/
 import { text, zaxyFacts } from './details.ts';
 import { matchingPositions } from './disclosure.ts';
 import { formatBytes } from './format.ts';
-import { renderFormatDetails, type DisclosureState } from './format-views.ts';
+import { renderFormatDetails, type ViewState } from './format-views.ts';
 
-/** What the report view needs from its element: the disclosure state and three actions. */
+/** What the report view needs from its element: its view state (tables, disclosure) and three actions. */
 export interface ReportHost {
-  readonly disclosure: DisclosureState;
-  updateDisclosure(patch: Partial<DisclosureState>): void;
+  readonly view: ViewState;
+  updateView(patch: Partial<ViewState>): void;
   /** Builds and offers the subset of the given entry positions. */
   disclose(indices: readonly number[]): void;
   /** Verifies the subset just made, in the same element. */
@@ -28,25 +28,26 @@ export interface ReportHost {
  * html`${renderReport(report, host)}`
  */
 export function renderReport(report: Report, host: ReportHost): TemplateResult {
-  const state = host.disclosure;
+  const state = host.view;
   const ui = {
     ...state,
     available: report.format === 'zaxy' && report.overall === 'pass' && report.kind !== 'zaxy.subset',
     toggle(position: number, on: boolean) {
-      const selected = new Set(host.disclosure.selected);
+      const selected = new Set(host.view.selected);
       if (on) selected.add(position);
       else selected.delete(position);
-      host.updateDisclosure({ selected });
+      host.updateView({ selected });
     },
-    setFilter: (filter: DisclosureState['filter']) => host.updateDisclosure({ filter }),
+    setFilter: (filter: ViewState['filter']) => host.updateView({ filter }),
     tickMatching() {
-      const matching = matchingPositions(zaxyFacts(report.details).entries, host.disclosure.filter);
-      host.updateDisclosure({ selected: new Set([...host.disclosure.selected, ...matching]) });
+      const matching = matchingPositions(zaxyFacts(report.details).entries, host.view.filter);
+      host.updateView({ selected: new Set([...host.view.selected, ...matching]) });
     },
-    clearSelection: () => host.updateDisclosure({ selected: new Set() }),
-    disclose: () => host.disclose([...host.disclosure.selected].sort((a, b) => a - b)),
+    clearSelection: () => host.updateView({ selected: new Set() }),
+    disclose: () => host.disclose([...host.view.selected].sort((a, b) => a - b)),
     verifySubset: () => host.verifySubset(),
-    showProof: (row: number) => host.updateDisclosure({ proofRow: row }),
+    showProof: (row: number) => host.updateView({ proofRow: row }),
+    expand: (table: string) => host.updateView({ expanded: new Set([...host.view.expanded, table]) }),
   };
   return html`<p part="meta" class="meta">
       <code>${text(report.input)}</code> · ${report.format ?? 'unknown format'}${report.kind ? ` (${text(report.kind, 100)})` : ''} ·

@@ -11,7 +11,7 @@ import type { Limits } from '../src/limits.ts';
 import type { FormatId, Report } from '../src/report/types.ts';
 import { EMPTY_FILTER, subsetFileName } from './disclosure.ts';
 import { formatBytes } from './format.ts';
-import type { DisclosureState } from './format-views.ts';
+import type { ViewState } from './format-views.ts';
 import type { ReportHost } from './report-view.ts';
 import { createVerifierClient, type VerifierClient } from './verify-client.ts';
 import { styles } from './verify-export.styles.ts';
@@ -44,7 +44,7 @@ interface Progress {
   readonly totalBytes?: number | undefined;
 }
 
-const FRESH_DISCLOSURE: DisclosureState = { selected: new Set(), filter: EMPTY_FILTER, busy: false, proofRow: 0 };
+const FRESH_VIEW_STATE: ViewState = { selected: new Set(), filter: EMPTY_FILTER, busy: false, proofRow: 0, expanded: new Set() };
 
 /** The report view, loaded when the first verification starts (in parallel with the worker). */
 type ReportView = typeof import('./report-view.ts');
@@ -117,7 +117,7 @@ export class VerifyExportElement extends LitElement {
     _source: { state: true },
     _progress: { state: true },
     _dragging: { state: true },
-    _disclosure: { state: true },
+    _viewState: { state: true },
   };
 
   /** URL of an artifact to fetch and verify (attribute `src`). Fetched inside the worker. */
@@ -136,19 +136,19 @@ export class VerifyExportElement extends LitElement {
   declare private _source: Source | undefined;
   declare private _progress: Progress | undefined;
   declare private _dragging: boolean;
-  declare private _disclosure: DisclosureState;
+  declare private _viewState: ViewState;
 
   private _client: VerifierClient | undefined;
-  private _view: ReportView | undefined;
+  private _reportView: ReportView | undefined;
 
   private readonly _task = new Task(this, {
     args: () => [this._source, this.kind, this.expectPublicKey, this.limits] as const,
     task: async ([source, kind, expectPublicKey, limits], { signal }) => {
       if (source === undefined) return initialState;
-      this._resetDisclosure();
+      this._resetViewState();
       this._progress = { startedAt: performance.now(), bytesRead: 0, totalBytes: sizeOf(source) };
       this._client ??= createVerifierClient();
-      const view = loadReportView().then((loaded) => (this._view = loaded));
+      const view = loadReportView().then((loaded) => (this._reportView = loaded));
       const report = await this._client.verify(
         toWorkerSource(source),
         {
@@ -178,7 +178,7 @@ export class VerifyExportElement extends LitElement {
     this._source = undefined;
     this._progress = undefined;
     this._dragging = false;
-    this._disclosure = FRESH_DISCLOSURE;
+    this._viewState = FRESH_VIEW_STATE;
   }
 
   /** The last report, once a verification completed. */
@@ -237,7 +237,7 @@ export class VerifyExportElement extends LitElement {
       ${this._renderDropZone(status !== TaskStatus.INITIAL)}
       ${this._renderVerdict()}
       ${status === TaskStatus.PENDING ? this._renderProgress() : nothing}
-      ${status === TaskStatus.COMPLETE && this._task.value && this._view ? this._view.renderReport(this._task.value, this._reportHost()) : nothing}
+      ${status === TaskStatus.COMPLETE && this._task.value && this._reportView ? this._reportView.renderReport(this._task.value, this._reportHost()) : nothing}
     `;
   }
 
@@ -268,9 +268,9 @@ export class VerifyExportElement extends LitElement {
     let sentence = '';
     if (status === TaskStatus.PENDING) {
       sentence = `Verifying ${this._source?.name ?? ''}…`;
-    } else if (status === TaskStatus.COMPLETE && this._task.value && this._view) {
+    } else if (status === TaskStatus.COMPLETE && this._task.value && this._reportView) {
       overall = this._task.value.overall;
-      sentence = this._view.verdictSentence(this._task.value);
+      sentence = this._reportView.verdictSentence(this._task.value);
     } else if (status === TaskStatus.ERROR) {
       const failure = failureOf(this._task.error);
       overall = failure.cancelled ? 'cancelled' : 'error';
@@ -297,13 +297,13 @@ export class VerifyExportElement extends LitElement {
 
   private _reportHost(): ReportHost {
     return {
-      disclosure: this._disclosure,
-      updateDisclosure: (patch) => {
-        this._disclosure = { ...this._disclosure, ...patch };
+      view: this._viewState,
+      updateView: (patch) => {
+        this._viewState = { ...this._viewState, ...patch };
       },
       disclose: (indices) => void this._disclose(indices),
       verifySubset: () => {
-        const made = this._disclosure.download;
+        const made = this._viewState.download;
         if (made !== undefined) this.file = new File([made.text], made.name, { type: 'application/json' });
       },
     };
@@ -314,27 +314,27 @@ export class VerifyExportElement extends LitElement {
     const report = this._task.value;
     if (source === undefined || this._client === undefined) return;
     this._revokeDownload();
-    this._disclosure = { ...this._disclosure, busy: true, message: undefined, download: undefined };
+    this._viewState = { ...this._viewState, busy: true, message: undefined, download: undefined };
     try {
       const text = await this._client.disclose(toWorkerSource(source), indices, this.limits);
       if (this._task.value !== report) return; // a newer verification replaced this report
       const name = subsetFileName(source.name);
       const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-      this._disclosure = { ...this._disclosure, busy: false, message: `Subset of ${indices.length} entr${indices.length === 1 ? 'y' : 'ies'} ready.`, download: { url, name, count: indices.length, text } };
+      this._viewState = { ...this._viewState, busy: false, message: `Subset of ${indices.length} entr${indices.length === 1 ? 'y' : 'ies'} ready.`, download: { url, name, count: indices.length, text } };
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLAnchorElement>('a[part="download-link"]')?.click();
     } catch (error) {
-      this._disclosure = { ...this._disclosure, busy: false, message: `Could not build the subset: ${failureOf(error).message}` };
+      this._viewState = { ...this._viewState, busy: false, message: `Could not build the subset: ${failureOf(error).message}` };
     }
   }
 
-  private _resetDisclosure(): void {
+  private _resetViewState(): void {
     this._revokeDownload();
-    this._disclosure = FRESH_DISCLOSURE;
+    this._viewState = FRESH_VIEW_STATE;
   }
 
   private _revokeDownload(): void {
-    const url = this._disclosure?.download?.url;
+    const url = this._viewState?.download?.url;
     if (url !== undefined) URL.revokeObjectURL(url);
   }
 

@@ -328,6 +328,10 @@ export const styles = css`
     background: var(--_surface);
     font-weight: 600;
   }
+  code.hash {
+    white-space: nowrap;
+    overflow-wrap: normal;
+  }
   .num {
     text-align: right;
     font-variant-numeric: tabular-nums;

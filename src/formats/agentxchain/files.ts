@@ -3,15 +3,15 @@
  * integrity of its content: decoded length, SHA-256, and the `data` it claims to hold.
  *
  * Every field of an entry is attacker-controlled. `content_base64` is decoded with Node's lenient
- * rules (never throws: junk is skipped, decoding stops at `=`) because that is what the reference
+ * rules (`base64-fast-path.ts` in front of `src/encoding/base64.ts`) (never throws: junk is skipped, decoding stops at `=`) because that is what the reference
  * accepts; decoding strictly would fail artifacts the reference passes.
  * @module
  */
-import { decodeBase64Lenient } from '../../encoding/base64.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { decodeUtf8Lenient } from '../../encoding/utf8.ts';
 import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
 import type { PathSegment } from '../../report/path.ts';
+import { decodeContentBase64 } from './base64-fast-path.ts';
 import { reportError, reportWarning, throwIfAborted, type CheckContext, type Scope } from './context.ts';
 import { describeValue, isJsonObject, isNonNegativeInteger, jsString, type JsonValue } from './js-semantics.ts';
 
@@ -121,7 +121,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   }
 
   // §4.7–4.10, G7: decode, then every content check runs, whatever the earlier ones found.
-  const decoded = decodeBase64Lenient(content);
+  const decoded = decodeContentBase64(content);
   if (decoded.byteLength !== bytes) {
     const expected = jsString(bytes) ?? describeValue(bytes);
     report.mismatch('agentxchain.file_bytes_mismatch', 'bytes', `bytes mismatch: expected ${expected}, got ${decoded.byteLength}`, {

@@ -12,18 +12,17 @@
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { VerifyOptions } from '../../options.ts';
 import type { Report } from '../../report/types.ts';
-import { readAll, type VerifyInput } from '../../stream/input.ts';
+import type { VerifyInput } from '../../stream/input.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown } from '../../verification.ts';
 import { loadSha256 } from '../../../wasm/sha256.ts';
 import { ROOT_SCOPE, type CheckContext } from './context.ts';
 import { isJsonObject, type JsonValue } from './js-semantics.ts';
+import { readDocument } from './read-document.ts';
 import { verifyExportObject } from './verify-artifact.ts';
 
 /** Each child-export level adds at least three levels of JSON (`repos` → id → `export`). */
 const JSON_LEVELS_PER_CHILD = 3;
-
-const utf8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /**
  * Verifies an AgentXchain export artifact (plain or gzip).
@@ -40,8 +39,7 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
   let kind: string | null = null;
   let verified = false;
   try {
-    const bytes = await readAll(opened.stream, { maxBytes: limits.maxBufferedBytes, ...(options.signal ? { signal: options.signal } : {}) });
-    const parsed = parseDocument(bytes);
+    const parsed = await readDocument(opened.stream, { maxBytes: limits.maxBufferedBytes, ...(options.signal ? { signal: options.signal } : {}) });
     if (parsed.ok) {
       const sha256: Sha256 = options.sha256 ?? (await loadSha256());
       const checks: CheckContext = {
@@ -70,7 +68,7 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
         });
       }
     } else {
-      collector.add(bytes.byteLength === 0 ? 'input.empty' : 'input.not_json', '$', parsed.message, {
+      collector.add(parsed.byteLength === 0 ? 'input.empty' : 'input.not_json', '$', parsed.message, {
         compat: `Invalid JSON export artifact: ${parsed.message}`,
       });
     }
@@ -83,24 +81,6 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
     checked: verified ? { structure: true, integrity: true } : {},
     details,
   });
-}
-
-/** Decodes and parses the document as the reference does; the V8 message on failure. */
-function parseDocument(bytes: Uint8Array): { ok: true; value: JsonValue } | { ok: false; message: string } {
-  // Attacker-controlled bytes: invalid UTF-8 becomes U+FFFD (never throws); the BOM is kept on
-  // purpose, because the reference keeps it and then fails to parse.
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch (error) {
-    // Only a document too long for one engine string gets here (V8: about 512 MiB).
-    return { ok: false, message: `the document cannot be decoded as one string: ${(error as Error).message}` };
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) as JsonValue };
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  }
 }
 
 /**

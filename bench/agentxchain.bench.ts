@@ -1,0 +1,87 @@
+// AgentXchain verification speed and memory (issue 2): the 54 MB real run export of
+// ../shared/bench-data, through the core (gunzip and verification timed apart; node:crypto and
+// the default hash-wasm SHA-256) and through the whole CLI process (wall time, peak RSS).
+// Targets: CLI ≤ 0.5 s wall and ≤ 200 MB peak RSS (reference: ~1.0 s, ~300 MB); Chromium core ≤ 0.7 s.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sha256 } from '../src/crypto/sha256.ts';
+import { verifyAgentxchain } from '../src/formats/agentxchain/index.ts';
+import { DEFAULT_LIMITS } from '../src/limits.ts';
+import { openInput } from '../src/stream/open.ts';
+import { PROJECT_ROOT, SHARED } from '../test/helpers/fixtures.ts';
+
+const FILE = join(SHARED, 'bench-data/agentxchain--large.json.gz');
+const RUNS = 5;
+
+const nodeSha256: Sha256 = {
+  digest: (data) => createHash('sha256').update(data).digest(),
+  create() {
+    const hash = createHash('sha256');
+    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => hash.digest() as Uint8Array };
+    return hasher;
+  },
+};
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1]!;
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await run();
+  return { ms: performance.now() - start, value };
+}
+
+async function gunzipAll(gz: Uint8Array): Promise<Uint8Array> {
+  const opened = await openInput(gz, { limits: DEFAULT_LIMITS });
+  return new Uint8Array(await new Response(opened.stream).arrayBuffer());
+}
+
+const gz = new Uint8Array(readFileSync(FILE));
+const plain = await gunzipAll(gz);
+const mb = plain.byteLength / 1e6;
+console.log(`input: ${FILE}\n  ${(gz.byteLength / 1e6).toFixed(1)} MB gzip, ${mb.toFixed(1)} MB decompressed; medians of ${RUNS} runs`);
+
+const row = (label: string, ms: number): void => console.log(`  ${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms  ${(mb / (ms / 1000)).toFixed(0).padStart(5)} MB/s`);
+
+const gunzipTimes: number[] = [];
+for (let i = 0; i < RUNS; i++) gunzipTimes.push((await timed(() => gunzipAll(gz))).ms);
+row('gunzip (core stream, default decompressor)', median(gunzipTimes));
+
+for (const [label, options] of [
+  ['verify decompressed, node:crypto SHA-256', { sha256: nodeSha256 }],
+  ['verify decompressed, default hash-wasm', {}],
+  ['verify .gz end to end, node:crypto SHA-256', { sha256: nodeSha256 }],
+] as const) {
+  const times: number[] = [];
+  let overall = '';
+  for (let i = 0; i < RUNS; i++) {
+    const input = label.includes('.gz') ? gz : plain;
+    const { ms, value } = await timed(() => verifyAgentxchain(input, { ...options, name: 'large.json' }));
+    overall = value.overall;
+    times.push(ms);
+  }
+  if (overall !== 'pass') throw new Error(`${label}: expected pass, got ${overall}`);
+  row(label, median(times));
+}
+console.log(`  peak RSS of this benchmark process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+
+// The whole CLI process, as a user runs it (GNU time reports wall clock and peak RSS).
+const cli = join(PROJECT_ROOT, 'bin/verify-export.js');
+if (existsSync('/usr/bin/time')) {
+  const walls: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, cli, '--compat', 'agentxchain', '--format', 'json', FILE], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`CLI exited ${result.status}: ${result.stderr}`);
+    const [wall, kb] = result.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
+    walls.push(wall! * 1000);
+    rss.push(kb! / 1024);
+  }
+  console.log(`  CLI process (--compat agentxchain --format json, .gz): ${median(walls).toFixed(0)} ms wall, ${median(rss).toFixed(0)} MB peak RSS (target ≤ 500 ms, ≤ 200 MB)`);
+} else {
+  console.log('  /usr/bin/time not found: CLI process not measured');
+}

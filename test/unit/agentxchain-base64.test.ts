@@ -1,0 +1,41 @@
+// The AgentXchain base64 fast path must give exactly what Node's Buffer.from(s, 'base64') gives
+// (and what the core's general lenient decoder gives), for plain and for odd inputs alike.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { decodeBase64Lenient } from '../../src/encoding/base64.ts';
+import { decodeContentBase64 } from '../../src/formats/agentxchain/base64-fast-path.ts';
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const oddChars = ['=', '-', '_', ' ', '\n', '!', '*', 'é', '\u0100', '\ud83d', '\u00ff', '.'];
+
+/** Mostly-valid base64 with sprinkled padding, url-safe characters, junk and non-ASCII. */
+const base64ish = fc
+  .array(fc.oneof({ weight: 20, arbitrary: fc.constantFrom(...alphabet) }, { weight: 1, arbitrary: fc.constantFrom(...oddChars) }), { maxLength: 120 })
+  .map((chars) => chars.join(''));
+
+test('decodeContentBase64 equals Buffer.from(s, "base64"), code units above 255 included', () => {
+  fc.assert(
+    fc.property(fc.oneof(base64ish, fc.uint8Array({ maxLength: 90 }).map((b) => Buffer.from(b).toString('base64')), fc.string({ maxLength: 40 })), (text) => {
+      const expected = new Uint8Array(Buffer.from(text, 'base64'));
+      assert.deepEqual(decodeContentBase64(text), expected);
+      // The core decoder skips code units above 255 where Node 20 reads their low byte; within
+      // Latin-1 the two decoders must agree.
+      if (!/[^\u0000-\u00ff]/.test(text)) assert.deepEqual(decodeBase64Lenient(text), expected);
+    }),
+    { numRuns: 5000 },
+  );
+  // Node 20 truncates code units to a byte: U+0141 reads as 'A', U+D83D as '='.
+  assert.deepEqual(decodeContentBase64('A\u0141A'), Uint8Array.of(0, 0));
+  assert.deepEqual(decodeContentBase64('\ud83dAA'), new Uint8Array(0));
+});
+
+test('the fast path handles padding, the last group and large inputs like Node', () => {
+  for (const text of ['', 'A', 'AA', 'AAA', 'AAAA', 'AA==', 'AAA=', 'A===', 'AA=A', 'QUJD', 'QUJDRA', 'QUJDRA==', '_-8=', '====']) {
+    assert.deepEqual(decodeContentBase64(text), new Uint8Array(Buffer.from(text, 'base64')), JSON.stringify(text));
+  }
+  const big = new Uint8Array(5 << 20).map((_, i) => (i * 7919) & 0xff);
+  const encoded = Buffer.from(big).toString('base64');
+  assert.deepEqual(decodeContentBase64(encoded), big);
+  assert.deepEqual(decodeContentBase64(encoded.slice(0, 1000)), new Uint8Array(Buffer.from(encoded.slice(0, 1000), 'base64')));
+});

@@ -21,7 +21,7 @@ test('decodeContentBase64 equals Buffer.from(s, "base64"), code units above 255 
       assert.deepEqual(decodeContentBase64(text), expected);
       // The core decoder skips code units above 255 where Node 20 reads their low byte; within
       // Latin-1 the two decoders must agree.
-      if (!/[^\u0000-\u00ff]/.test(text)) assert.deepEqual(decodeBase64Lenient(text), expected);
+      if ([...text].every((c) => c.charCodeAt(0) < 256)) assert.deepEqual(decodeBase64Lenient(text), expected);
     }),
     { numRuns: 5000 },
   );

@@ -2,12 +2,13 @@
 // runs it natively. Reads a case list (JSON file given as the first argument), verifies each case
 // exactly as harness.ts's nodeReport does in Node, and prints one JSON line per case; then checks
 // both SHA-256 loaders (hash-wasm from bytes, and initSha256 with the extracted module's bytes)
-// against WebCrypto on random inputs and prints a summary line.
+// against WebCrypto on random inputs, runs Zaxy's signature vectors, and prints a summary line.
 import { verify } from '../../src/verify.ts';
 import { toHex } from '../../src/encoding/hex.ts';
 import { initSha256, loadSha256 } from '../../wasm/sha256.ts';
 import type { Sha256 } from '../../src/crypto/sha256.ts';
 import { chunkedStream } from './chunked.ts';
+import { sigverMismatches } from './sigver.ts';
 
 declare const Deno: {
   args: string[];
@@ -56,6 +57,11 @@ async function sha256Mismatches(sha256: Sha256): Promise<number[]> {
   return wrong;
 }
 
+const sigver: Record<string, { ran: number; wrong: number[] }> = {};
+for (const fixture of cases.filter((c) => c.file.startsWith('sigver-'))) {
+  sigver[fixture.file] = await sigverMismatches(JSON.parse(await Deno.readTextFile(fixture.path)));
+}
+
 const fromBytes = await sha256Mismatches(await loadSha256());
 const fromModule = await sha256Mismatches(await initSha256(await Deno.readFile(wasmFile!)));
-await print({ summary: { cases: cases.length, deno: Deno.version.deno, v8: Deno.version.v8, sha256: { fromBytes, fromModule } } });
+await print({ summary: { cases: cases.length, deno: Deno.version.deno, v8: Deno.version.v8, sha256: { fromBytes, fromModule }, sigver } });

@@ -21,7 +21,7 @@ const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1
 describe('core under Deno', { timeout: 180_000 }, () => {
   const cases = allFixtureCases();
   const reports = new Map<string, Report>();
-  let summary: { cases: number; deno: string; v8: string; sha256: { fromBytes: number[]; fromModule: number[] } };
+  let summary: { cases: number; deno: string; v8: string; sha256: { fromBytes: number[]; fromModule: number[] }; sigver: Record<string, { ran: number; wrong: number[] }> };
 
   before(() => {
     const work = mkdtempSync(join(tmpdir(), 'verify-export-deno-'));
@@ -54,6 +54,16 @@ describe('core under Deno', { timeout: 180_000 }, () => {
 
   it('hashes like WebCrypto with hash-wasm from bytes and with initSha256(module bytes)', () => {
     assert.deepEqual(summary.sha256, { fromBytes: [], fromModule: [] });
+  });
+
+  it('gives the reference verdicts on every Zaxy signature vector (Ed25519, ML-DSA-65)', () => {
+    const files = cases.filter((c) => c.format === 'zaxy' && c.file.startsWith('sigver-'));
+    assert.ok(files.length > 0, 'no sigver files in the zaxy manifest');
+    for (const fixture of files) {
+      const result = summary.sigver[fixture.file]!;
+      assert.ok(result.ran > 0, fixture.file);
+      assert.deepEqual(result.wrong, [], `${fixture.file}: tcIds with another verdict`);
+    }
   });
 
   for (const format of FORMATS) {

@@ -67,22 +67,22 @@ export function caseQuery(fixture: FixtureCase): string {
  *
  * One V8 difference is allowed (FIXTURES.md: "in other runtimes compare overall and exit code
  * only" for quoted `JSON.parse` errors): newer V8 (workerd, Deno) appends ` (line N column M)`
- * to Node 20's message, e.g. `Unterminated string in JSON at position 5000 (line 167 column 18)`.
- * Only that suffix is removed from `input.not_json` findings; the rest must match exactly.
+ * to Node 20's `… in JSON at position P`, e.g. `Unterminated string in JSON at position 5000
+ * (line 167 column 18)`. Only that suffix is removed, in any finding's message and compat text;
+ * the rest must match exactly.
  */
 export function comparable(report: Report): unknown {
   const { stats: _stats, ...rest } = report;
   return { ...rest, findings: report.findings.map(withoutV8LineColumn) };
 }
 
-const V8_LINE_COLUMN = / \(line \d+ column \d+\)$/;
+const V8_LINE_COLUMN = /( in JSON at position \d+) \(line \d+ column \d+\)/g;
 
 function withoutV8LineColumn(finding: Finding): Finding {
-  if (finding.code !== 'input.not_json') return finding;
   return {
     ...finding,
-    message: finding.message.replace(V8_LINE_COLUMN, ''),
-    ...(finding.compat === undefined ? {} : { compat: finding.compat.replace(V8_LINE_COLUMN, '') }),
+    message: finding.message.replace(V8_LINE_COLUMN, '$1'),
+    ...(finding.compat === undefined ? {} : { compat: finding.compat.replace(V8_LINE_COLUMN, '$1') }),
   };
 }
 

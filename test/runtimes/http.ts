@@ -28,14 +28,24 @@ export function openUpload(url: string, headers: Record<string, string | number>
   return { request, response };
 }
 
-/** Writes `bytes` in `chunkBytes` pieces, `delayMs` apart, stopping early when `stop()` says so. */
-export async function trickle(request: ClientRequest, bytes: Uint8Array, chunkBytes: number, delayMs: number, stop: () => boolean = () => false): Promise<number> {
+/**
+ * Writes `bytes` in `chunkBytes` pieces, `delayMs` apart, until all is sent or `answered`
+ * settles: a server that has answered may stop reading, and a write then never completes.
+ * @returns how many bytes were handed to the socket
+ */
+export async function trickle(request: ClientRequest, bytes: Uint8Array, chunkBytes: number, delayMs: number, answered?: Promise<unknown>): Promise<number> {
+  let done = false;
+  const stopped = (answered ?? new Promise<never>(() => undefined)).then(
+    () => (done = true),
+    () => (done = true),
+  );
   let sent = 0;
-  while (sent < bytes.byteLength && !stop() && !request.destroyed) {
+  while (sent < bytes.byteLength && !done && !request.destroyed) {
     const chunk = bytes.subarray(sent, Math.min(bytes.byteLength, sent + chunkBytes));
-    await new Promise<void>((resolve) => request.write(chunk, () => resolve()));
+    await Promise.race([new Promise<void>((resolve) => request.write(chunk, () => resolve())), stopped]);
+    if (done) break;
     sent += chunk.byteLength;
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (delayMs > 0) await Promise.race([new Promise((resolve) => setTimeout(resolve, delayMs)), stopped]);
   }
   return sent;
 }

@@ -1,11 +1,14 @@
-// A probe Worker for the runtime tests: hashes the request body with the SHA-256 the workerd
-// loader gives (the imported .wasm module), one-shot and incrementally at the `cuts` offsets
-// (interleaved with a second hasher to prove hashers do not share state), plus WebCrypto's.
+// A probe Worker for the runtime tests. `POST /sigver` runs a Zaxy signature-vector file through
+// the kit's signature verifier. Any other path hashes the request body with the SHA-256 the
+// workerd loader gives (the imported .wasm module), one-shot and incrementally at the `cuts`
+// offsets (interleaved with a second hasher to prove hashers do not share state), plus WebCrypto's.
 import { loadSha256 } from '../../wasm/sha256.workerd.ts';
 import { toHex } from '../../src/encoding/hex.ts';
+import { sigverMismatches } from './sigver.ts';
 
 export default {
   async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname === '/sigver') return Response.json(await sigverMismatches(await request.json()));
     const sha256 = await loadSha256();
     const body = new Uint8Array(await request.arrayBuffer());
     const cuts = (new URL(request.url).searchParams.get('cuts') ?? '').split(',').filter(Boolean).map(Number);

@@ -60,6 +60,7 @@ function detectJsonDocument(text: string): FormatId | null {
   if (/"export_kind"\s*:\s*"agentxchain_/.test(text)) return 'agentxchain';
   if (/"version"\s*:\s*"zaxy\./.test(text)) return 'zaxy';
   if (/"(merkle_root|disclosed)"\s*:/.test(text)) return 'zaxy';
+  if (/"schema_version"\s*:\s*"zaxy\.export\./.test(text)) return 'zaxy';
   if (/"export_kind"\s*:/.test(text) || /"schema_version"\s*:\s*"0\.[23]"/.test(text)) return 'agentxchain';
   return null;
 }

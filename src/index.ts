@@ -5,7 +5,13 @@
 export { verify, type AutoVerifyOptions } from './verify.ts';
 export { detectFormat } from './detect.ts';
 export { verifyAgentxchain, toAgentxchainJson, type AgentxchainJson } from './formats/agentxchain/index.ts';
-export { verifyZaxy } from './formats/zaxy/index.ts';
+export { verifyZaxy, toZaxyJson, discloseSubset, type ZaxyOptions, type DiscloseResult, type DisclosureSelector } from './formats/zaxy/index.ts';
+export type { ZaxyResult } from './formats/zaxy/compat.ts';
+export { readJson, readJsonDocument, readJsonAt, type ReadJsonResult, type ReadDocumentResult, type DocumentVisitor, type JsonReadError } from './json/reader.ts';
+export { canonicalJson, pythonJsonDumps, compareCodePoints, type CanonicalResult } from './json/canonical.ts';
+export type { JsonValue, JsonObject, JsonArray } from './json/value.ts';
+export { leafHash, nodeHash, merkleRoot, inclusionProof, rootFromInclusionProof, verifyInclusion, type ProofStep, type InclusionResult } from './crypto/merkle.ts';
+export { verifySignature, type SignatureVerifier } from './crypto/signature.ts';
 export { verifyAgentHistory } from './formats/agent-history/index.ts';
 export { verifyCodexExec } from './formats/codex-exec/index.ts';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.ts';

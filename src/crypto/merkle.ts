@@ -128,6 +128,64 @@ export function inclusionProof(leaves: readonly Uint8Array[], index: number, sha
 }
 
 /**
+ * Every layer of the tree over `count` packed 32-byte leaves, leaves first, root last (one
+ * 32-byte node). For producing many proofs from one tree (`proofFromLayers`).
+ * @throws TypeError when `count` < 1 or `packed` is shorter than 32 × count.
+ * @example
+ * const layers = merkleLayersPacked(leaves32xN, n, sha256);
+ * layers[layers.length - 1]; // the root
+ */
+export function merkleLayersPacked(packed: Uint8Array, count: number, sha256: Sha256): Uint8Array[] {
+  if (!Number.isInteger(count) || count < 1) throw new TypeError('merkleLayersPacked requires at least one leaf');
+  if (packed.length < 32 * count) throw new TypeError('merkleLayersPacked: packed holds fewer than count leaves');
+  const layers = [packed.slice(0, 32 * count)];
+  const message = new Uint8Array(65);
+  message[0] = NODE_PREFIX;
+  let layer = layers[0]!;
+  let width = count;
+  while (width > 1) {
+    const nextWidth = Math.ceil(width / 2);
+    const next = new Uint8Array(32 * nextWidth);
+    for (let i = 0, j = 0; i < width; i += 2, j++) {
+      if (i + 1 < width) {
+        message.set(layer.subarray(32 * i, 32 * i + 64), 1);
+        next.set(sha256.digest(message), 32 * j);
+      } else {
+        next.set(layer.subarray(32 * i, 32 * i + 32), 32 * j); // promoted unchanged (spec §6)
+      }
+    }
+    layers.push(next);
+    layer = next;
+    width = nextWidth;
+  }
+  return layers;
+}
+
+/**
+ * The inclusion proof of leaf `index` from precomputed layers; the same steps as
+ * `inclusionProof` (one per layer in which the node has a partner).
+ * @throws RangeError when `index` is not an integer in [0, leaf count).
+ * @example
+ * proofFromLayers(merkleLayersPacked(leaves, n, sha256), 3); // [{ sibling, side }, …]
+ */
+export function proofFromLayers(layers: readonly Uint8Array[], index: number): ProofStep[] {
+  const count = layers[0]!.length / 32;
+  if (!Number.isInteger(index) || index < 0 || index >= count) throw new RangeError('index out of range');
+  const proof: ProofStep[] = [];
+  let position = index;
+  for (let level = 0; level < layers.length - 1; level++) {
+    const layer = layers[level]!;
+    const width = layer.length / 32;
+    const partner = position % 2 === 0 ? position + 1 : position - 1;
+    if (partner < width) {
+      proof.push({ sibling: layer.slice(32 * partner, 32 * partner + 32), side: position % 2 === 0 ? 'R' : 'L' });
+    }
+    position = Math.floor(position / 2);
+  }
+  return proof;
+}
+
+/**
  * Folds a proof over a leaf hash and returns the root it implies (compute; compare separately).
  * Side `"L"` (exact string) puts the sibling on the left, any other side on the right; sibling
  * lengths are not checked (Zaxy decodes them with `bytes.fromhex` and hashes what it gets).

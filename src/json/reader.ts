@@ -103,6 +103,19 @@ export function readJsonDocument(bytes: Uint8Array, visitor: DocumentVisitor | u
 }
 
 /**
+ * Reads the one value starting at byte `offset` of a document (e.g. an offset kept from an
+ * earlier scan, to read a value again without having kept it). Never throws.
+ * @example
+ * readJsonAt(new TextEncoder().encode('{"a": [1]}'), 6); // { ok: true, value: [1n] }
+ */
+export function readJsonAt(bytes: Uint8Array, offset: number, options: ReadJsonOptions = {}): ReadJsonResult {
+  const context = createScanContext(bytes, options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth);
+  const end = scanValue(context, offset, 0);
+  if (end < 0) return { ok: false, error: context.error! };
+  return { ok: true, value: materialize(bytes, context.tape.data, 0) };
+}
+
+/**
  * Python decodes the whole file before parsing, so invalid UTF-8 anywhere outranks a syntax error
  * found earlier, and a byte-order mark outranks everything else.
  */

@@ -1,16 +1,161 @@
 /**
- * The `zaxy` format (placeholder until its verifier lands: reports input.unknown_format).
+ * The `zaxy` format: Zaxy memory exports (zaxy spec). One entry point, `verifyZaxy`, for the three
+ * shapes, told apart by spec §12: a disclosed subset (`disclosed`, or no `entries` and no
+ * `anchor`), a signed bundle (`zaxy.portable.v1`), or an unsigned envelope
+ * (`zaxy.export.unsigned.v1`). Verdicts and reasons equal Zaxy's `verify_export` /
+ * `verify_subset` (see `toZaxyJson`); the report adds every other problem found, separated into
+ * structure, integrity (ids, root, proofs), authenticity (signature) and trust (pinned key).
+ *
+ * The document is attacker-controlled and read once, as Python's `json.loads` would read it
+ * (`src/json/`); what Python could not read (invalid UTF-8, BOM, syntax, integers over 4300
+ * digits, nesting past ~990) is reported as unreadable, with Python's message.
  * @module
  */
-import type { VerifyOptions } from '../../options.ts';
+import { loadSha256 } from '../../../wasm/sha256.ts';
+import { verifySignature } from '../../crypto/signature.ts';
+import type { Sha256 } from '../../crypto/sha256.ts';
+import type { JsonReadError } from '../../json/errors.ts';
+import { pythonTypeName, type JsonValue } from '../../json/value.ts';
+import type { CheckedDimensions } from '../../report/collector.ts';
+import type { FindingCode } from '../../report/codes.ts';
 import type { Report } from '../../report/types.ts';
-import type { VerifyInput } from '../../stream/input.ts';
+import { readAll, type VerifyInput } from '../../stream/input.ts';
 import type { OpenedInput } from '../../stream/open.ts';
-import { beginVerification, finishVerification } from '../../verification.ts';
+import { beginVerification, finishVerification, recordThrown, type VerificationContext } from '../../verification.ts';
+import { checkBundle, type CheckOutcome } from './bundle.ts';
+import { PYTHON_NESTING_LIMIT, type ZaxyOptions } from './options.ts';
+import { scanSignedDocument } from './scan.ts';
+import { UNSIGNED_VERSION } from './schema.ts';
+import { checkSubset } from './subset.ts';
+import { checkUnsigned, scanUnsignedDocument } from './unsigned.ts';
 
-export async function verifyZaxy(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<Report> {
+export type { ZaxyOptions } from './options.ts';
+export { toZaxyJson } from './compat.ts';
+export { discloseSubset, type DiscloseResult, type DisclosureSelector } from './disclose.ts';
+
+/** Report kinds of the three shapes. */
+export type ZaxyKind = 'zaxy.portable.v1' | 'zaxy.subset' | 'zaxy.export.unsigned.v1';
+
+/** Entries (and disclosed elements) described one by one in `details`, at most. */
+const MAX_DETAIL_ENTRIES = 10_000;
+
+/**
+ * Verifies a Zaxy signed bundle, disclosed subset or unsigned envelope.
+ * @throws TypeError on API misuse (bad limits, unsupported input type, a non-string pin).
+ * @example
+ * const report = await verifyZaxy(await (await fetch('bundle.json')).arrayBuffer(), { expectPublicKey: 'ab12…' });
+ * report.verdicts; // { structure, integrity, authenticity, trust }
+ * toZaxyJson(report); // { ok: true, reason: null }, exactly as Zaxy's verify_export answers
+ */
+export async function verifyZaxy(input: VerifyInput | OpenedInput, options: ZaxyOptions = {}): Promise<Report> {
+  if (options.expectPublicKey !== undefined && typeof options.expectPublicKey !== 'string') {
+    throw new TypeError('options.expectPublicKey must be a hex string');
+  }
+  if (options.signatureVerifier !== undefined && typeof options.signatureVerifier !== 'function') {
+    throw new TypeError('options.signatureVerifier must be a function');
+  }
   const context = await beginVerification(input, options);
-  await context.opened.stream.cancel().catch(() => undefined);
-  context.collector.add('input.unknown_format', '$', 'the zaxy verifier is not built yet');
-  return finishVerification(context, { format: 'zaxy', kind: null, checked: {} });
+  const { collector, limits, opened } = context;
+  if (opened.gzNameWithoutMagic) collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
+  let outcome: Partial<CheckOutcome> & { kind?: ZaxyKind } = {};
+  try {
+    const bytes = await readAll(opened.stream, { maxBytes: limits.maxBufferedBytes, ...(options.signal ? { signal: options.signal } : {}) });
+    const sha256: Sha256 = options.sha256 ?? (await loadSha256());
+    outcome = await verifyDocument(context, bytes, sha256, options);
+  } catch (error) {
+    recordThrown(collector, error);
+    const reason = collector.findings[collector.findings.length - 1]?.message ?? String(error);
+    outcome = { zaxy: { ok: false, reason }, checked: {}, details: {} };
+  }
+  return finishVerification(context, {
+    format: 'zaxy',
+    kind: outcome.kind ?? null,
+    checked: outcome.checked ?? {},
+    details: { ...outcome.details, zaxy: outcome.zaxy },
+  });
+}
+
+async function verifyDocument(
+  context: VerificationContext,
+  bytes: Uint8Array,
+  sha256: Sha256,
+  options: ZaxyOptions,
+): Promise<Partial<CheckOutcome> & { kind?: ZaxyKind }> {
+  const { collector, limits } = context;
+  const maxDepth = Math.min(limits.maxJsonDepth, PYTHON_NESTING_LIMIT);
+  const maxProblems = limits.maxFindings + 1;
+  const verifier = options.signatureVerifier ?? verifySignature;
+  const pin = options.expectPublicKey;
+  const scanOptions = { sha256, maxDepth, maxProblems, maxFacts: MAX_DETAIL_ENTRIES, maxDisclosedDetails: MAX_DETAIL_ENTRIES };
+  const scanUnsigned = () => scanUnsignedDocument(bytes, scanOptions);
+  const scanSigned = () => scanSignedDocument(bytes, scanOptions);
+
+  // A cheap guess from the head picks the scanner; a wrong guess costs a second pass, not a wrong answer.
+  const guessUnsigned = /"version"\s*:\s*"zaxy\.export\.unsigned\.v1"/.test(new TextDecoder().decode(context.opened.head.subarray(0, 4096)));
+  let unsigned = guessUnsigned ? scanUnsigned() : undefined;
+  let signed = guessUnsigned ? undefined : scanSigned();
+  const first = (unsigned ?? signed)!;
+  if (!first.ok) return unreadable(context, first.error, bytes.length);
+  const root = first.scan.root;
+  if (!(root instanceof Map)) {
+    const type = pythonTypeName(root as JsonValue);
+    const reason = `not a Zaxy bundle: the top level is a JSON ${type === 'list' ? 'array' : 'value'} (${type}), not an object; Zaxy's verifier would crash with AttributeError: '${type}' object has no attribute 'get'`;
+    collector.add('zaxy.not_object', '$', reason, { compat: reason });
+    return { zaxy: { ok: false, reason }, checked: { structure: true }, details: {} };
+  }
+
+  const shape = shapeOf(root);
+  if (shape === 'zaxy.export.unsigned.v1') {
+    unsigned ??= scanUnsigned();
+    if (!unsigned.ok) return unreadable(context, unsigned.error, bytes.length);
+    return { kind: shape, ...checkUnsigned({ scan: unsigned.scan, pin, collector }) };
+  }
+  signed ??= scanSigned();
+  if (!signed.ok) return unreadable(context, signed.error, bytes.length);
+  const scanned = signed.scan;
+  const signedRoot = scanned.root as Map<string, never>;
+  if (shape === 'zaxy.subset') {
+    return { kind: shape, ...(await checkSubset({ bytes, root: signedRoot, disclosed: scanned.disclosed, pin, verifier, sha256, collector, maxDepth, maxProblems })) };
+  }
+  return { kind: shape, ...(await checkBundle({ root: signedRoot, entries: scanned.entries, pin, verifier, sha256, collector, maxFacts: MAX_DETAIL_ENTRIES })) };
+}
+
+/**
+ * Spec §12: `disclosed` → subset; else `entries` → signed bundle (unsigned envelope when the
+ * version says so); else no `anchor` (bundles always have one) → subset; else signed bundle.
+ */
+function shapeOf(root: Map<string, unknown>): ZaxyKind {
+  if (root.has('disclosed')) return 'zaxy.subset';
+  if (root.has('entries')) return root.get('version') === UNSIGNED_VERSION ? 'zaxy.export.unsigned.v1' : 'zaxy.portable.v1';
+  return root.has('anchor') ? 'zaxy.portable.v1' : 'zaxy.subset';
+}
+
+/** A document Zaxy's Python could not read: no verdict from Zaxy, a clear failure from the kit. */
+function unreadable(context: VerificationContext, error: JsonReadError, length: number): Partial<CheckOutcome> {
+  const { collector, limits } = context;
+  let code: FindingCode;
+  let message: string;
+  switch (error.kind) {
+    case 'utf8':
+      code = 'input.unreadable';
+      message = `not UTF-8 text (Python: UnicodeDecodeError: ${error.message})`;
+      break;
+    case 'depth':
+      code = limits.maxJsonDepth <= PYTHON_NESTING_LIMIT ? 'limit.json_depth' : 'zaxy.nesting_too_deep';
+      message =
+        code === 'limit.json_depth'
+          ? `JSON nesting is deeper than limits.maxJsonDepth (${limits.maxJsonDepth}) at byte ${error.offset}`
+          : `JSON nesting is deeper than Python's json reader allows (about ${PYTHON_NESTING_LIMIT} levels) at byte ${error.offset} (Python: RecursionError: ${error.message})`;
+      break;
+    case 'integer_digits':
+      code = 'input.not_json';
+      message = `an integer literal at byte ${error.offset} is too long for Python (ValueError: ${error.message})`;
+      break;
+    default:
+      code = length === 0 ? 'input.empty' : 'input.not_json';
+      message = `not a JSON document Python can read (json.JSONDecodeError: ${error.message})`;
+  }
+  const reason = `cannot read the bundle: ${message}`;
+  collector.add(code, '$', message, { compat: reason });
+  return { zaxy: { ok: false, reason }, checked: {} satisfies CheckedDimensions, details: {} };
 }

@@ -1,0 +1,27 @@
+/**
+ * Options of the Zaxy verifier.
+ * @module
+ */
+import type { SignatureVerifier } from '../../crypto/signature.ts';
+import type { VerifyOptions } from '../../options.ts';
+
+export interface ZaxyOptions extends VerifyOptions {
+  /**
+   * Hex public key the signer must have (Zaxy's `expect_public_key`): compared with the bundle's
+   * `public_key` as an exact string, so case matters and an empty string never matches.
+   */
+  readonly expectPublicKey?: string;
+  /**
+   * Signature verifier (default `verifySignature`: OpenSSL-equivalent Ed25519, noble ML-DSA-65).
+   * A replacement must return false, not throw, for bad input, and give OpenSSL's verdicts on
+   * the `sigver-*-edge-openssl` vectors.
+   */
+  readonly signatureVerifier?: SignatureVerifier;
+}
+
+/**
+ * Python's json reader raises RecursionError at about this nesting depth inside Zaxy's CLI
+ * (995 at the top of a bare interpreter; Zaxy's call stack takes some frames). Deeper documents
+ * never reach Zaxy's verifier (zaxy spec §14).
+ */
+export const PYTHON_NESTING_LIMIT = 990;

@@ -1,0 +1,380 @@
+/**
+ * One pass over a Zaxy document (zaxy spec §14 speed note): the root object is read as values,
+ * but the two bulky arrays, `entries` (bundle) and `disclosed` (subset), are streamed element by
+ * element. Each element's `content` goes from input bytes to canonical UTF-8 bytes
+ * (`writeCanonicalFromTape`) and is hashed at once: the entry id SHA-256(canonical) and the Merkle
+ * leaf SHA-256(0x00 ‖ canonical) over one buffer, without building values or strings.
+ *
+ * The scan only collects facts (hashes, Python error texts, details); `bundle.ts` and
+ * `subset.ts` then replay Zaxy's order of evaluation over them.
+ *
+ * Everything read here is attacker-controlled; per-element facts kept for findings and details are
+ * bounded by the caller's limits.
+ * @module
+ */
+import type { Sha256 } from '../../crypto/sha256.ts';
+import { toHex } from '../../encoding/hex.ts';
+import { surrogateErrorMessage } from '../../json/canonical.ts';
+import { createByteSink, createCanonicalScratch, nextSlot, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
+import type { JsonReadError } from '../../json/errors.ts';
+import { decodeString, type DocumentRoot, materialize, readJsonDocument, scalarValue, type TapeNode } from '../../json/reader.ts';
+import { ESCAPED, SLOTS, TAG_ARRAY, TAG_OBJECT, TAG_STRING } from '../../json/tape.ts';
+import type { JsonValue } from '../../json/value.ts';
+import { iterate, isPyError, pythonFromHex, subscriptTypeError, unpackPair, type PyError } from './python-ops.ts';
+import { pythonRepr } from '../../json/python.ts';
+
+/** Facts of one entry for the report (and the disclosure picker). */
+export interface EntryFacts {
+  readonly kind: string | null;
+  readonly grain: string | null;
+  readonly seq: number | string | null;
+  readonly valid_from: string | null;
+}
+
+/** A problem Zaxy's id loop would meet at one entry (spec §8 step 4). */
+export type IdProblem =
+  | { readonly index: number; readonly kind: 'missing' }
+  | { readonly index: number; readonly kind: 'unencodable'; readonly text: string }
+  | { readonly index: number; readonly kind: 'mismatch'; readonly expected: string; readonly actual: string };
+
+/** What the scan learned about the streamed `entries` array. */
+export interface EntriesScan {
+  count: number;
+  /** Leaf hashes, 32 bytes each, for entries whose content was canonicalised. */
+  leaves: Uint8Array;
+  /** Entries whose leaf could not be computed (not an object, no content, unencodable). */
+  leaflessCount: number;
+  /** `e["content"]` failures (Python text), in entry order; the first decides (spec §14). Bounded. */
+  readonly gatherErrors: { index: number; text: string }[];
+  gatherErrorCount: number;
+  /** Id-loop problems in entry order, bounded. */
+  readonly idProblems: IdProblem[];
+  idProblemCount: number;
+  /** Per-entry facts for the report, bounded. */
+  readonly facts: EntryFacts[];
+}
+
+/** One step of a disclosed entry's proof, for the report. */
+export interface DisclosedStep {
+  readonly sibling: string;
+  readonly side: string;
+}
+
+/** Report details of one disclosed element (kept for the first `maxDisclosedDetails` elements). */
+export interface DisclosedDetail {
+  /** The `index` member (undefined when absent). */
+  readonly index: JsonValue | undefined;
+  readonly facts: EntryFacts | undefined;
+  readonly steps: DisclosedStep[];
+  proofDepth: number;
+  /** Side path for the index check: `L` for an exact "L", `R` for anything else (Zaxy's reading). */
+  sides: string;
+  /** Step numbers whose side is neither "L" nor "R". */
+  readonly oddSides: number[];
+  /** Step numbers whose sibling is not 64 lowercase hex digits. */
+  readonly oddSiblings: number[];
+}
+
+/** A Python error Zaxy would raise for one disclosed element, and where. */
+export interface DisclosedError {
+  readonly position: number;
+  readonly error: PyError;
+  /** Path inside the element. */
+  readonly path: (string | number)[];
+}
+
+/**
+ * What the scan learned about the streamed `disclosed` array. Per-element data is compact (the
+ * array may be long and hostile): a computed root and a flag per element, the byte offset of
+ * each `index` (read again only when a message needs it), full details for the first few.
+ */
+export interface DisclosedScan {
+  count: number;
+  /** 32 bytes per element: the root its proof leads to (where `failed[i] === 0`). */
+  roots: Uint8Array;
+  /** 1 where the element raised a Python error before any root comparison. */
+  failed: Uint8Array;
+  /** Byte offset of each element's `index` value in the document, or -1 when it has none. */
+  indexOffsets: Int32Array;
+  /** Python errors in element order (bounded; the first is always kept). */
+  readonly errors: DisclosedError[];
+  errorCount: number;
+  readonly details: DisclosedDetail[];
+}
+
+export interface SignedScan {
+  readonly root: DocumentRoot;
+  readonly entries: EntriesScan;
+  readonly disclosed: DisclosedScan;
+}
+
+export interface ScanOptions {
+  readonly sha256: Sha256;
+  readonly maxDepth: number;
+  /** Bound on problems kept per list (findings are bounded anyway). */
+  readonly maxProblems: number;
+  /** Bound on per-entry facts kept for details. */
+  readonly maxFacts: number;
+  /** Bound on disclosed elements whose details are kept. */
+  readonly maxDisclosedDetails: number;
+}
+
+const CONTENT = /* @__PURE__ */ new TextEncoder().encode('content');
+const ID = /* @__PURE__ */ new TextEncoder().encode('id');
+const HEX_DIGITS = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
+
+/**
+ * Scans a signed bundle or subset (spec §4.2, §4.3), streaming `entries` and `disclosed`.
+ * @example
+ * const scan = scanSignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000, maxDisclosed: 100000 });
+ */
+export function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): { ok: true; scan: SignedScan } | { ok: false; error: JsonReadError } {
+  const sha256 = options.sha256;
+  const sink = createByteSink(1 << 16);
+  const scratch = createCanonicalScratch();
+  let entries = emptyEntries();
+  let disclosed = emptyDisclosed();
+
+  /** Canonicalises the tape node into the sink after a 0x00 byte; returns the encode error text. */
+  function canonical(element: TapeNode, node: number): string | undefined {
+    sink.length = 0;
+    sink.bytes[0] = 0x00;
+    sink.length = 1;
+    const fault = writeCanonicalFromTape(element.bytes, element.tape, node, sink, scratch);
+    return fault === undefined ? undefined : surrogateErrorMessage(fault);
+  }
+
+  function entry(index: number, element: TapeNode): void {
+    const { bytes: input, tape } = element;
+    entries.count = index + 1;
+    if (entries.leaves.length < 32 * (index + 1)) entries.leaves = grow(entries.leaves, 32 * (index + 1));
+    if (tape[0] !== TAG_OBJECT) {
+      gatherError(index, subscriptTypeError(materialize(input, tape, 0)));
+      return;
+    }
+    const contentSlot = memberValue(input, tape, 0, CONTENT);
+    const idSlot = memberValue(input, tape, 0, ID);
+    if (contentSlot < 0) {
+      gatherError(index, pythonRepr('content'));
+      return;
+    }
+    if (entries.facts.length < options.maxFacts) entries.facts.push(entryFacts(input, tape, contentSlot));
+    const encodeError = canonical(element, contentSlot);
+    if (encodeError !== undefined) {
+      entries.leaflessCount++;
+      idProblem(idSlot < 0 ? { index, kind: 'missing' } : { index, kind: 'unencodable', text: encodeError });
+      return;
+    }
+    const all = sink.bytes.subarray(0, sink.length);
+    entries.leaves.set(sha256.digest(all), 32 * index);
+    if (idSlot < 0) {
+      idProblem({ index, kind: 'missing' });
+      return;
+    }
+    const id = sha256.digest(all.subarray(1));
+    if (!idMatches(input, tape, idSlot, id)) {
+      const value = materialize(input, tape, idSlot);
+      idProblem({ index, kind: 'mismatch', expected: toHex(id), actual: typeof value === 'string' ? value : pythonRepr(value) });
+    }
+  }
+
+  function gatherError(index: number, text: string): void {
+    entries.leaflessCount++;
+    if (entries.gatherErrors.length < options.maxProblems) entries.gatherErrors.push({ index, text });
+    entries.gatherErrorCount++;
+  }
+
+  function idProblem(problem: IdProblem): void {
+    if (entries.idProblems.length < options.maxProblems) entries.idProblems.push(problem);
+    entries.idProblemCount++;
+  }
+
+  function disclosedElement(position: number, element: TapeNode): void {
+    const scan = disclosed;
+    scan.count = position + 1;
+    if (scan.failed.length < position + 1) {
+      scan.roots = grow(scan.roots, 32 * (position + 1));
+      scan.failed = grow(scan.failed, position + 1);
+      const offsets = new Int32Array(scan.failed.length);
+      offsets.set(scan.indexOffsets);
+      scan.indexOffsets = offsets;
+    }
+    const { bytes: input, tape } = element;
+    const indexSlot = tape[0] === TAG_OBJECT ? memberValue(input, tape, 0, INDEX) : -1;
+    scan.indexOffsets[position] = indexSlot < 0 ? -1 : valueOffset(tape, indexSlot);
+    const detail: DisclosedDetail | undefined =
+      scan.details.length < options.maxDisclosedDetails
+        ? { index: indexSlot < 0 ? undefined : materialize(input, tape, indexSlot), facts: undefined, steps: [], proofDepth: 0, sides: '', oddSides: [], oddSiblings: [] }
+        : undefined;
+    if (detail !== undefined) scan.details.push(detail);
+    const outcome = foldDisclosed(element, canonical, sink, sha256, detail);
+    if ('root' in outcome) {
+      scan.roots.set(outcome.root, 32 * position);
+      return;
+    }
+    scan.failed[position] = 1;
+    if (scan.errors.length < options.maxProblems) scan.errors.push({ position, error: outcome.error, path: outcome.path });
+    scan.errorCount++;
+  }
+
+  const result = readJsonDocument(
+    bytes,
+    {
+      streamKeys: ['entries', 'disclosed'],
+      startArray(key) {
+        if (key === 'entries') entries = emptyEntries();
+        else disclosed = emptyDisclosed();
+      },
+      element(key, index, element) {
+        if (key === 'entries') entry(index, element);
+        else disclosedElement(index, element);
+      },
+    },
+    { maxDepth: options.maxDepth },
+  );
+  if (!result.ok) return result;
+  return { ok: true, scan: { root: result.root, entries, disclosed } };
+}
+
+function emptyEntries(): EntriesScan {
+  return { count: 0, leaves: new Uint8Array(32 * 1024), leaflessCount: 0, gatherErrors: [], gatherErrorCount: 0, idProblems: [], idProblemCount: 0, facts: [] };
+}
+
+function emptyDisclosed(): DisclosedScan {
+  return { count: 0, roots: new Uint8Array(32 * 64), failed: new Uint8Array(64), indexOffsets: new Int32Array(64), errors: [], errorCount: 0, details: [] };
+}
+
+/** Byte offset in the document where the value at `slot` starts. */
+function valueOffset(tape: Int32Array, slot: number): number {
+  const tag = tape[slot]!;
+  if (tag === TAG_STRING) return tape[slot + 1]! - 1;
+  if (tag === TAG_OBJECT || tag === TAG_ARRAY) return tape[slot + 3]!;
+  return tape[slot + 1]!;
+}
+
+function grow(buffer: Uint8Array, needed: number): Uint8Array {
+  let size = buffer.length * 2;
+  while (size < needed) size *= 2;
+  const grown = new Uint8Array(size);
+  grown.set(buffer);
+  return grown;
+}
+
+/**
+ * Slot of the value of member `key` of the object at `objectSlot` (the last one, as in Python), or -1.
+ */
+export function memberValue(bytes: Uint8Array, tape: Int32Array, objectSlot: number, key: Uint8Array): number {
+  const count = tape[objectSlot + 1]!;
+  let child = objectSlot + SLOTS;
+  let found = -1;
+  for (let j = 0; j < count; j++) {
+    if (keyEquals(bytes, tape, child, key)) found = child + SLOTS;
+    child = nextSlot(tape, child + SLOTS);
+  }
+  return found;
+}
+
+function keyEquals(bytes: Uint8Array, tape: Int32Array, keySlot: number, key: Uint8Array): boolean {
+  const start = tape[keySlot + 1]!;
+  const end = tape[keySlot + 2]!;
+  if ((tape[keySlot + 3]! & ESCAPED) !== 0) return decodeString(bytes, tape, keySlot) === String.fromCharCode(...key);
+  if (end - start !== key.length) return false;
+  for (let i = 0; i < key.length; i++) if (bytes[start + i] !== key[i]) return false;
+  return true;
+}
+
+/** `e["id"] == sha256hex(...)`: exact string equality (an uppercase id differs). */
+function idMatches(bytes: Uint8Array, tape: Int32Array, idSlot: number, id: Uint8Array): boolean {
+  if (tape[idSlot] !== TAG_STRING) return false;
+  const start = tape[idSlot + 1]!;
+  if ((tape[idSlot + 3]! & ESCAPED) === 0) {
+    if (tape[idSlot + 2]! - start !== 64) return false;
+    for (let i = 0; i < 32; i++) {
+      if (bytes[start + 2 * i] !== HEX_DIGITS[id[i]! >> 4] || bytes[start + 2 * i + 1] !== HEX_DIGITS[id[i]! & 15]) return false;
+    }
+    return true;
+  }
+  return decodeString(bytes, tape, idSlot) === toHex(id);
+}
+
+const KIND = /* @__PURE__ */ new TextEncoder().encode('kind');
+const GRAIN = /* @__PURE__ */ new TextEncoder().encode('grain');
+const SEQ = /* @__PURE__ */ new TextEncoder().encode('seq');
+const VALID_FROM = /* @__PURE__ */ new TextEncoder().encode('valid_from');
+
+/** kind, grain, seq, valid_from of an entry (only scalar values are kept). */
+function entryFacts(bytes: Uint8Array, tape: Int32Array, contentSlot: number): EntryFacts {
+  if (tape[contentSlot] !== TAG_OBJECT) return { kind: null, grain: null, seq: null, valid_from: null };
+  const text = (key: Uint8Array): string | null => {
+    const slot = memberValue(bytes, tape, contentSlot, key);
+    return slot >= 0 && tape[slot] === TAG_STRING ? decodeString(bytes, tape, slot) : null;
+  };
+  const seqSlot = memberValue(bytes, tape, contentSlot, SEQ);
+  let seq: number | string | null = null;
+  if (seqSlot >= 0 && tape[seqSlot] !== TAG_OBJECT && tape[seqSlot] !== TAG_ARRAY) {
+    const value = scalarValue(bytes, tape, seqSlot);
+    if (typeof value === 'bigint') seq = Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  }
+  return { kind: text(KIND), grain: text(GRAIN), seq, valid_from: text(VALID_FROM) };
+}
+
+const PROOF = /* @__PURE__ */ new TextEncoder().encode('proof');
+const INDEX = /* @__PURE__ */ new TextEncoder().encode('index');
+const NODE_PREFIX_BYTE = 0x01;
+const MAX_STEPS_SHOWN = 64;
+
+/**
+ * One disclosed element, in Zaxy's order (spec §9 step 5, §14): `d["content"]` read and hashed,
+ * then `d["proof"]` iterated (each step unpacked, then its sibling decoded), then the proof folded
+ * into the root it implies. Fills `detail` when given.
+ */
+function foldDisclosed(
+  element: TapeNode,
+  canonical: (element: TapeNode, node: number) => string | undefined,
+  sink: { bytes: Uint8Array; length: number },
+  sha256: Sha256,
+  detail: DisclosedDetail | undefined,
+): { root: Uint8Array } | { error: PyError; path: (string | number)[] } {
+  const { bytes, tape } = element;
+  if (tape[0] !== TAG_OBJECT) return { error: { pyError: 'TypeError', text: subscriptTypeError(materialize(bytes, tape, 0)) }, path: [] };
+  const contentSlot = memberValue(bytes, tape, 0, CONTENT);
+  if (contentSlot < 0) return { error: { pyError: 'KeyError', text: pythonRepr('content') }, path: [] };
+  if (detail !== undefined) (detail as { facts: EntryFacts | undefined }).facts = entryFacts(bytes, tape, contentSlot);
+  const encodeError = canonical(element, contentSlot);
+  if (encodeError !== undefined) return { error: { pyError: 'ValueError', text: encodeError }, path: ['content'] };
+  let node = sha256.digest(sink.bytes.subarray(0, sink.length));
+  const proofSlot = memberValue(bytes, tape, 0, PROOF);
+  if (proofSlot < 0) return { error: { pyError: 'KeyError', text: pythonRepr('proof') }, path: [] };
+  const items = iterate(materialize(bytes, tape, proofSlot));
+  if (isPyError(items)) return { error: items, path: ['proof'] };
+  // Every step is unpacked and decoded before any hashing, as Python's list comprehension does.
+  const decoded: { sibling: Uint8Array; left: boolean }[] = [];
+  for (let k = 0; k < items.length; k++) {
+    const pair = unpackPair(items[k]!);
+    if (isPyError(pair)) return { error: pair, path: ['proof', k] };
+    const sibling = pythonFromHex(pair[0]);
+    if (isPyError(sibling)) return { error: sibling, path: ['proof', k, 0] };
+    decoded.push({ sibling, left: pair[1] === 'L' });
+    if (detail !== undefined) {
+      if (detail.steps.length < MAX_STEPS_SHOWN) {
+        detail.steps.push({ sibling: typeof pair[0] === 'string' ? pair[0] : '', side: typeof pair[1] === 'string' ? pair[1] : pythonRepr(pair[1]) });
+      }
+      if (pair[1] !== 'L' && pair[1] !== 'R') detail.oddSides.push(k);
+      if (typeof pair[0] !== 'string' || !/^[0-9a-f]{64}$/.test(pair[0])) detail.oddSiblings.push(k);
+      detail.sides += pair[1] === 'L' ? 'L' : 'R';
+    }
+  }
+  if (detail !== undefined) detail.proofDepth = decoded.length;
+  const message = new Uint8Array(65);
+  message[0] = NODE_PREFIX_BYTE;
+  for (const step of decoded) {
+    const left = step.left ? step.sibling : node;
+    const right = step.left ? node : step.sibling;
+    const joined = left.length === 32 && right.length === 32 ? message : new Uint8Array(1 + left.length + right.length);
+    joined[0] = NODE_PREFIX_BYTE;
+    joined.set(left, 1);
+    joined.set(right, 1 + left.length);
+    node = sha256.digest(joined);
+  }
+  return { root: node };
+}

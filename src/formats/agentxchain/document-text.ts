@@ -22,10 +22,16 @@
  * @module
  */
 
-/** Output is written to a reusable block and decoded to string pieces block by block. */
+/**
+ * Output goes to one reusable block (it stays in cache; a fresh document-sized buffer would be
+ * slower to fill) that is decoded to a string piece whenever it fills up.
+ */
 const BLOCK_BYTES = 1 << 20;
-/** Escaping may grow the text to this multiple of the input (plus one block) before plain decoding takes over. */
+/** Input is transcoded in parts small enough that even six output bytes per input byte fit a block. */
+const SUB_CHUNK_BYTES = BLOCK_BYTES >> 3;
+/** Escaping may grow the text to this multiple of the input (plus 1 MiB) before plain decoding takes over. */
 const MAX_EXPANSION = 2;
+const EXPANSION_GRACE_BYTES = 1 << 20;
 const BACKSLASH = 0x5c;
 const HEX_DIGITS = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
 const REPLACEMENT = 0xfffd;
@@ -56,13 +62,15 @@ export interface DocumentDecoder {
  */
 export function createDocumentDecoder(): DocumentDecoder {
   const asciiDecoder = new TextDecoder('utf-8');
+  /** Decoded blocks (ASCII text with escapes), or exact text once in plain mode. */
   const pieces: string[] = [];
   let block = new Uint8Array(BLOCK_BYTES);
   let pos = 0;
+  /** Output offset of `block[0]`. */
   let blockStart = 0;
   let inputLength = 0;
   /** Output offsets of the escapes we inserted (for `exactText`). */
-  let escapes = new Uint32Array(1024);
+  let escapes = new Uint32Array(1 << 16);
   let escapeCount = 0;
   /** Source backslashes immediately before the current output position. */
   let trailingBackslashes = 0;
@@ -86,20 +94,25 @@ export function createDocumentDecoder(): DocumentDecoder {
     pos = 0;
   }
 
-  function writeUnit(unit: number): void {
-    if (BLOCK_BYTES - pos < 6) flushBlock();
-    if (escapeCount === escapes.length) {
-      const grown = new Uint32Array(escapes.length * 2);
-      grown.set(escapes);
+  /** Makes room for the worst case of `bytes` more input: six output bytes and one escape per byte. */
+  function reserve(bytes: number): void {
+    if (BLOCK_BYTES - pos < bytes * 6 + 24) flushBlock();
+    if (escapes.length - escapeCount < bytes + 8) {
+      const grown = new Uint32Array(Math.max(escapes.length * 2, escapeCount + bytes + 8));
+      grown.set(escapes.subarray(0, escapeCount));
       escapes = grown;
     }
+  }
+
+  function writeUnit(unit: number): void {
     escapes[escapeCount++] = blockStart + pos;
-    block[pos++] = BACKSLASH;
-    block[pos++] = 0x75; // 'u'
-    block[pos++] = HEX_DIGITS[(unit >> 12) & 0xf]!;
-    block[pos++] = HEX_DIGITS[(unit >> 8) & 0xf]!;
-    block[pos++] = HEX_DIGITS[(unit >> 4) & 0xf]!;
-    block[pos++] = HEX_DIGITS[unit & 0xf]!;
+    block[pos] = BACKSLASH;
+    block[pos + 1] = 0x75; // 'u'
+    block[pos + 2] = HEX_DIGITS[(unit >> 12) & 0xf]!;
+    block[pos + 3] = HEX_DIGITS[(unit >> 8) & 0xf]!;
+    block[pos + 4] = HEX_DIGITS[(unit >> 4) & 0xf]!;
+    block[pos + 5] = HEX_DIGITS[unit & 0xf]!;
+    pos += 6;
   }
 
   /** Emits one decoded non-ASCII code point (or U+FFFD) as one or two escapes. */
@@ -115,25 +128,6 @@ export function createDocumentDecoder(): DocumentDecoder {
     }
   }
 
-  /** Copies `chunk[start, end)`, all ASCII, to the output. */
-  function copyAscii(chunk: Uint8Array, start: number, end: number): void {
-    let backslashes = 0;
-    for (let k = end - 1; k >= start && chunk[k] === BACKSLASH; k--) backslashes++;
-    trailingBackslashes = backslashes === end - start ? trailingBackslashes + backslashes : backslashes;
-    let from = start;
-    while (from < end) {
-      if (pos === BLOCK_BYTES) flushBlock();
-      const count = Math.min(end - from, BLOCK_BYTES - pos);
-      if (count < 64) {
-        for (let k = 0; k < count; k++) block[pos + k] = chunk[from + k]!;
-      } else {
-        block.set(chunk.subarray(from, from + count), pos);
-      }
-      pos += count;
-      from += count;
-    }
-  }
-
   function resetSequence(): void {
     codePoint = 0;
     bytesNeeded = 0;
@@ -142,40 +136,38 @@ export function createDocumentDecoder(): DocumentDecoder {
     upperBoundary = 0xbf;
   }
 
-  /** Encoding §8.1.1 for one non-ASCII byte, or any byte while a sequence is open. */
+  /** Encoding §8.1.1 for one byte: the general path (invalid bytes, sequences split across chunks). */
   function decodeByte(byte: number): void {
     if (bytesNeeded === 0) {
-      if (byte >= 0xc2 && byte <= 0xdf) {
+      if (byte < 0x80) {
+        trailingBackslashes = byte === BACKSLASH ? trailingBackslashes + 1 : 0;
+        block[pos++] = byte;
+      } else if (byte >= 0xc2 && byte <= 0xdf) {
         bytesNeeded = 1;
         codePoint = byte & 0x1f;
+        sequence[0] = byte;
       } else if (byte >= 0xe0 && byte <= 0xef) {
         if (byte === 0xe0) lowerBoundary = 0xa0;
         if (byte === 0xed) upperBoundary = 0x9f;
         bytesNeeded = 2;
         codePoint = byte & 0xf;
+        sequence[0] = byte;
       } else if (byte >= 0xf0 && byte <= 0xf4) {
         if (byte === 0xf0) lowerBoundary = 0x90;
         if (byte === 0xf4) upperBoundary = 0x8f;
         bytesNeeded = 3;
         codePoint = byte & 0x7;
+        sequence[0] = byte;
       } else {
         emit(REPLACEMENT);
-        return;
       }
-      sequence[0] = byte;
       return;
     }
     if (byte < lowerBoundary || byte > upperBoundary) {
       // The byte is not part of this sequence: U+FFFD for what came before, then the byte anew.
       resetSequence();
       emit(REPLACEMENT);
-      if (byte < 0x80) {
-        trailingBackslashes = byte === BACKSLASH ? 1 : 0;
-        if (pos === BLOCK_BYTES) flushBlock();
-        block[pos++] = byte;
-      } else {
-        decodeByte(byte);
-      }
+      decodeByte(byte);
       return;
     }
     lowerBoundary = 0x80;
@@ -188,56 +180,105 @@ export function createDocumentDecoder(): DocumentDecoder {
     emit(point);
   }
 
-  function pushEscaped(chunk: Uint8Array): void {
-    const length = chunk.length;
-    // A 32-bit view of the chunk's aligned middle, to skip ASCII four bytes at a time.
-    const headBytes = (4 - (chunk.byteOffset & 3)) & 3;
-    const words = length > headBytes + 8 ? new Uint32Array(chunk.buffer, chunk.byteOffset + headBytes, (length - headBytes) >> 2) : undefined;
-    const wordsEnd = words === undefined ? 0 : headBytes + words.length * 4;
+  /**
+   * The hot loop: ASCII runs are copied, complete valid sequences escaped inline (the same result
+   * as `decodeByte`), everything else goes through `decodeByte`. The caller reserved room for the
+   * worst case of `part`, so no bounds checks are needed here.
+   */
+  function transcode(part: Uint8Array): void {
+    const length = part.length;
+    const target = block;
+    const base = blockStart;
+    let p = pos;
+    let esc = escapes;
+    let e = escapeCount;
     let i = 0;
     while (i < length) {
       if (bytesNeeded === 0) {
         let j = i;
-        if (words !== undefined) {
-          while (j < headBytes && chunk[j]! < 0x80) j++;
-          if (j >= headBytes) {
-            while (j < wordsEnd && ((j - headBytes) & 3) !== 0 && chunk[j]! < 0x80) j++;
-            if (j < wordsEnd && ((j - headBytes) & 3) === 0) {
-              let w = (j - headBytes) >> 2;
-              while (w < words.length && (words[w]! & 0x80808080) === 0) w++;
-              j = headBytes + w * 4;
+        while (j < length && part[j]! < 0x80) j++;
+        if (j > i) {
+          let k = j - 1;
+          while (k >= i && part[k] === BACKSLASH) k--;
+          trailingBackslashes = k < i ? trailingBackslashes + (j - i) : j - 1 - k;
+          if (j - i < 64) {
+            for (let c = i; c < j; c++) target[p++] = part[c]!;
+          } else {
+            target.set(part.subarray(i, j), p);
+            p += j - i;
+          }
+          i = j;
+          if (i === length) break;
+        }
+        const lead = part[i]!;
+        let point = -1;
+        let size = 0;
+        if (lead >= 0xc2 && lead <= 0xdf) {
+          if (i + 1 < length) {
+            const c1 = part[i + 1]!;
+            if (c1 >= 0x80 && c1 <= 0xbf) {
+              point = ((lead & 0x1f) << 6) | (c1 & 0x3f);
+              size = 2;
             }
           }
+        } else if (lead >= 0xe0 && lead <= 0xef) {
+          if (i + 2 < length) {
+            const c1 = part[i + 1]!;
+            const c2 = part[i + 2]!;
+            if (c1 >= (lead === 0xe0 ? 0xa0 : 0x80) && c1 <= (lead === 0xed ? 0x9f : 0xbf) && c2 >= 0x80 && c2 <= 0xbf) {
+              point = ((lead & 0xf) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
+              size = 3;
+            }
+          }
+        } else if (lead >= 0xf0 && lead <= 0xf4 && i + 3 < length) {
+          const c1 = part[i + 1]!;
+          const c2 = part[i + 2]!;
+          const c3 = part[i + 3]!;
+          if (c1 >= (lead === 0xf0 ? 0x90 : 0x80) && c1 <= (lead === 0xf4 ? 0x8f : 0xbf) && c2 >= 0x80 && c2 <= 0xbf && c3 >= 0x80 && c3 <= 0xbf) {
+            point = ((lead & 0x7) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f);
+            size = 4;
+          }
         }
-        while (j < length && chunk[j]! < 0x80) j++;
-        if (j > i) copyAscii(chunk, i, j);
-        if (j === length) break;
-        i = j;
-        // Fast paths for complete, valid two- and three-byte sequences (the same results as the
-        // state machine below, which handles everything else).
-        const lead = chunk[i]!;
-        if (lead >= 0xc2 && lead <= 0xdf && i + 1 < length) {
-          const c1 = chunk[i + 1]!;
-          if (c1 >= 0x80 && c1 <= 0xbf) {
-            emit(((lead & 0x1f) << 6) | (c1 & 0x3f));
-            i += 2;
-            continue;
+        if (point >= 0) {
+          if ((trailingBackslashes & 1) === 1) ambiguous = true;
+          trailingBackslashes = 0;
+          let unit = point;
+          if (point >= 0x10000) {
+            const offset = point - 0x10000;
+            unit = 0xdc00 + (offset & 0x3ff);
+            const high = 0xd800 + (offset >> 10);
+            esc[e++] = base + p;
+            target[p] = BACKSLASH;
+            target[p + 1] = 0x75;
+            target[p + 2] = HEX_DIGITS[(high >> 12) & 0xf]!;
+            target[p + 3] = HEX_DIGITS[(high >> 8) & 0xf]!;
+            target[p + 4] = HEX_DIGITS[(high >> 4) & 0xf]!;
+            target[p + 5] = HEX_DIGITS[high & 0xf]!;
+            p += 6;
           }
-        } else if (lead >= 0xe0 && lead <= 0xef && i + 2 < length) {
-          const c1 = chunk[i + 1]!;
-          const c2 = chunk[i + 2]!;
-          const low = lead === 0xe0 ? 0xa0 : 0x80;
-          const high = lead === 0xed ? 0x9f : 0xbf;
-          if (c1 >= low && c1 <= high && c2 >= 0x80 && c2 <= 0xbf) {
-            emit(((lead & 0xf) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f));
-            i += 3;
-            continue;
-          }
+          esc[e++] = base + p;
+          target[p] = BACKSLASH;
+          target[p + 1] = 0x75;
+          target[p + 2] = HEX_DIGITS[(unit >> 12) & 0xf]!;
+          target[p + 3] = HEX_DIGITS[(unit >> 8) & 0xf]!;
+          target[p + 4] = HEX_DIGITS[(unit >> 4) & 0xf]!;
+          target[p + 5] = HEX_DIGITS[unit & 0xf]!;
+          p += 6;
+          i += size;
+          continue;
         }
       }
-      decodeByte(chunk[i]!);
+      // General path: hand the state over, then take it back.
+      pos = p;
+      escapeCount = e;
+      decodeByte(part[i]!);
       i++;
+      p = pos;
+      esc = escapes;
+      e = escapeCount;
     }
+    pos = p;
+    escapeCount = e;
   }
 
   /** Hands the rest of the document to a plain streaming TextDecoder (expansion guard). */
@@ -262,8 +303,12 @@ export function createDocumentDecoder(): DocumentDecoder {
         pieces.push(plain.decode(chunk, { stream: true }));
         return;
       }
-      pushEscaped(chunk);
-      if (blockStart + pos > inputLength * MAX_EXPANSION + BLOCK_BYTES) switchToPlain();
+      for (let start = 0; start < chunk.length; start += SUB_CHUNK_BYTES) {
+        const part = chunk.length <= SUB_CHUNK_BYTES ? chunk : chunk.subarray(start, start + SUB_CHUNK_BYTES);
+        reserve(part.length);
+        transcode(part);
+      }
+      if (blockStart + pos > inputLength * MAX_EXPANSION + EXPANSION_GRACE_BYTES) switchToPlain();
     },
     finish() {
       if (plain !== undefined) {
@@ -273,12 +318,14 @@ export function createDocumentDecoder(): DocumentDecoder {
       }
       if (bytesNeeded > 0) {
         // End of input inside a sequence: one U+FFFD (Encoding §8.1.1 step 1).
+        reserve(1);
         resetSequence();
         emit(REPLACEMENT);
       }
       flushBlock();
-      const escaped = pieces.join('');
+      const escaped = pieces.length === 1 ? pieces[0]! : pieces.join('');
       pieces.length = 0;
+      block = new Uint8Array(0);
       const count = escapeCount;
       const offsets = escapes;
       if (count === 0) return { text: escaped, exact: true, exactText: () => escaped };

@@ -106,13 +106,7 @@ export function createDocumentDecoder(): DocumentDecoder {
 
   function writeUnit(unit: number): void {
     escapes[escapeCount++] = blockStart + pos;
-    block[pos] = BACKSLASH;
-    block[pos + 1] = 0x75; // 'u'
-    block[pos + 2] = HEX_DIGITS[(unit >> 12) & 0xf]!;
-    block[pos + 3] = HEX_DIGITS[(unit >> 8) & 0xf]!;
-    block[pos + 4] = HEX_DIGITS[(unit >> 4) & 0xf]!;
-    block[pos + 5] = HEX_DIGITS[unit & 0xf]!;
-    pos += 6;
+    pos = writeEscape(block, pos, unit);
   }
 
   /** Emits one decoded non-ASCII code point (or U+FFFD) as one or two escapes. */
@@ -181,90 +175,43 @@ export function createDocumentDecoder(): DocumentDecoder {
   }
 
   /**
-   * The hot loop: ASCII runs are copied, complete valid sequences escaped inline (the same result
-   * as `decodeByte`), everything else goes through `decodeByte`. The caller reserved room for the
-   * worst case of `part`, so no bounds checks are needed here.
+   * The hot loop: ASCII runs are copied, complete valid sequences escaped (the same result as
+   * `decodeByte`), everything else goes through `decodeByte`. The caller reserved room for the
+   * worst case of `part`, so no bounds checks are needed here. The work is split into small
+   * module-level functions so the engine optimises (and inlines) them early, which matters for a
+   * CLI that runs this once.
    */
   function transcode(part: Uint8Array): void {
     const length = part.length;
     const target = block;
     const base = blockStart;
     let p = pos;
-    let esc = escapes;
     let e = escapeCount;
     let i = 0;
     while (i < length) {
       if (bytesNeeded === 0) {
-        let j = i;
-        while (j < length && part[j]! < 0x80) j++;
+        const j = asciiRunEnd(part, i, length);
         if (j > i) {
-          let k = j - 1;
-          while (k >= i && part[k] === BACKSLASH) k--;
-          trailingBackslashes = k < i ? trailingBackslashes + (j - i) : j - 1 - k;
-          if (j - i < 64) {
-            for (let c = i; c < j; c++) target[p++] = part[c]!;
-          } else {
-            target.set(part.subarray(i, j), p);
-            p += j - i;
-          }
+          trailingBackslashes = backslashesBefore(part, i, j, trailingBackslashes);
+          p = copyRun(part, i, j, target, p);
           i = j;
           if (i === length) break;
         }
-        const lead = part[i]!;
-        let point = -1;
-        let size = 0;
-        if (lead >= 0xc2 && lead <= 0xdf) {
-          if (i + 1 < length) {
-            const c1 = part[i + 1]!;
-            if (c1 >= 0x80 && c1 <= 0xbf) {
-              point = ((lead & 0x1f) << 6) | (c1 & 0x3f);
-              size = 2;
-            }
-          }
-        } else if (lead >= 0xe0 && lead <= 0xef) {
-          if (i + 2 < length) {
-            const c1 = part[i + 1]!;
-            const c2 = part[i + 2]!;
-            if (c1 >= (lead === 0xe0 ? 0xa0 : 0x80) && c1 <= (lead === 0xed ? 0x9f : 0xbf) && c2 >= 0x80 && c2 <= 0xbf) {
-              point = ((lead & 0xf) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
-              size = 3;
-            }
-          }
-        } else if (lead >= 0xf0 && lead <= 0xf4 && i + 3 < length) {
-          const c1 = part[i + 1]!;
-          const c2 = part[i + 2]!;
-          const c3 = part[i + 3]!;
-          if (c1 >= (lead === 0xf0 ? 0x90 : 0x80) && c1 <= (lead === 0xf4 ? 0x8f : 0xbf) && c2 >= 0x80 && c2 <= 0xbf && c3 >= 0x80 && c3 <= 0xbf) {
-            point = ((lead & 0x7) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f);
-            size = 4;
-          }
-        }
-        if (point >= 0) {
+        const found = validSequenceAt(part, i, length);
+        if (found >= 0) {
           if ((trailingBackslashes & 1) === 1) ambiguous = true;
           trailingBackslashes = 0;
-          let unit = point;
+          const point = found >> 3;
           if (point >= 0x10000) {
-            const offset = point - 0x10000;
-            unit = 0xdc00 + (offset & 0x3ff);
-            const high = 0xd800 + (offset >> 10);
-            esc[e++] = base + p;
-            target[p] = BACKSLASH;
-            target[p + 1] = 0x75;
-            target[p + 2] = HEX_DIGITS[(high >> 12) & 0xf]!;
-            target[p + 3] = HEX_DIGITS[(high >> 8) & 0xf]!;
-            target[p + 4] = HEX_DIGITS[(high >> 4) & 0xf]!;
-            target[p + 5] = HEX_DIGITS[high & 0xf]!;
-            p += 6;
+            escapes[e++] = base + p;
+            p = writeEscape(target, p, 0xd800 + ((point - 0x10000) >> 10));
+            escapes[e++] = base + p;
+            p = writeEscape(target, p, 0xdc00 + ((point - 0x10000) & 0x3ff));
+          } else {
+            escapes[e++] = base + p;
+            p = writeEscape(target, p, point);
           }
-          esc[e++] = base + p;
-          target[p] = BACKSLASH;
-          target[p + 1] = 0x75;
-          target[p + 2] = HEX_DIGITS[(unit >> 12) & 0xf]!;
-          target[p + 3] = HEX_DIGITS[(unit >> 8) & 0xf]!;
-          target[p + 4] = HEX_DIGITS[(unit >> 4) & 0xf]!;
-          target[p + 5] = HEX_DIGITS[unit & 0xf]!;
-          p += 6;
-          i += size;
+          i += found & 7;
           continue;
         }
       }
@@ -274,7 +221,6 @@ export function createDocumentDecoder(): DocumentDecoder {
       decodeByte(part[i]!);
       i++;
       p = pos;
-      esc = escapes;
       e = escapeCount;
     }
     pos = p;
@@ -336,6 +282,69 @@ export function createDocumentDecoder(): DocumentDecoder {
       return { text: escaped, exact: false, exactText: () => rebuildExact(escaped, offsets, count) };
     },
   };
+}
+
+/** The end of the run of ASCII bytes starting at `i`. */
+function asciiRunEnd(part: Uint8Array, i: number, length: number): number {
+  while (i < length && part[i]! < 0x80) i++;
+  return i;
+}
+
+/** Source backslashes right before `end`, counting on from `previous` when the whole run is backslashes. */
+function backslashesBefore(part: Uint8Array, start: number, end: number, previous: number): number {
+  let k = end - 1;
+  while (k >= start && part[k] === BACKSLASH) k--;
+  return k < start ? previous + (end - start) : end - 1 - k;
+}
+
+/** Copies `part[start, end)` to `target` at `p`; returns the new output position. */
+function copyRun(part: Uint8Array, start: number, end: number, target: Uint8Array, p: number): number {
+  if (end - start < 64) {
+    for (let c = start; c < end; c++) target[p++] = part[c]!;
+    return p;
+  }
+  target.set(part.subarray(start, end), p);
+  return p + (end - start);
+}
+
+/**
+ * A complete, valid two-, three- or four-byte sequence at `i` (Encoding §8.1.1's byte ranges),
+ * as `codePoint * 8 + size`; -1 when there is none (invalid, or cut off by the end of `part`).
+ */
+function validSequenceAt(part: Uint8Array, i: number, length: number): number {
+  const lead = part[i]!;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    if (i + 1 >= length) return -1;
+    const c1 = part[i + 1]!;
+    return c1 >= 0x80 && c1 <= 0xbf ? ((((lead & 0x1f) << 6) | (c1 & 0x3f)) << 3) | 2 : -1;
+  }
+  if (lead >= 0xe0 && lead <= 0xef) {
+    if (i + 2 >= length) return -1;
+    const c1 = part[i + 1]!;
+    const c2 = part[i + 2]!;
+    if (c1 < (lead === 0xe0 ? 0xa0 : 0x80) || c1 > (lead === 0xed ? 0x9f : 0xbf) || c2 < 0x80 || c2 > 0xbf) return -1;
+    return ((((lead & 0xf) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f)) << 3) | 3;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    if (i + 3 >= length) return -1;
+    const c1 = part[i + 1]!;
+    const c2 = part[i + 2]!;
+    const c3 = part[i + 3]!;
+    if (c1 < (lead === 0xf0 ? 0x90 : 0x80) || c1 > (lead === 0xf4 ? 0x8f : 0xbf) || c2 < 0x80 || c2 > 0xbf || c3 < 0x80 || c3 > 0xbf) return -1;
+    return (((lead & 0x7) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f)) * 8 + 4;
+  }
+  return -1;
+}
+
+/** Writes `\uXXXX` for one UTF-16 code unit at `p`; returns the new output position. */
+function writeEscape(target: Uint8Array, p: number, unit: number): number {
+  target[p] = BACKSLASH;
+  target[p + 1] = 0x75; // 'u'
+  target[p + 2] = HEX_DIGITS[(unit >> 12) & 0xf]!;
+  target[p + 3] = HEX_DIGITS[(unit >> 8) & 0xf]!;
+  target[p + 4] = HEX_DIGITS[(unit >> 4) & 0xf]!;
+  target[p + 5] = HEX_DIGITS[unit & 0xf]!;
+  return p + 6;
 }
 
 /** Replaces the recorded escapes in `escaped` by the code units they stand for. */

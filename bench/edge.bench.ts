@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { BENCH_DATA, startWorkerd } from '../test/runtimes/harness.ts';
 import type { Report } from '../src/report/types.ts';
 import { verify } from '../src/verify.ts';
+import { execStream } from '../test/runtimes/exec-stream.ts';
 
 // Child mode of the heap probe below: verify one file in this (heap-limited) process.
 if (process.argv[2] === '--heap-probe') {
@@ -78,11 +79,33 @@ for (const artifact of ARTIFACTS) {
       `${artifact.file} | ${report.overall} (${response.status})${codes.length ? ` ${codes.join(',')}` : ''} | ${(wall / 1000).toFixed(2)} s | ${mb(peak)} MB | ${mb(baseline)} MB | ${mb(delta)} MB | ${delta <= ISOLATE_LIMIT ? 'yes' : `NO, over by ${mb(delta - ISOLATE_LIMIT)} MB`}`,
     );
     console.log(`    ${artifact.what}; ${mb(body.byteLength)} MB sent, ${mb(report.stats.bytes_read)} MB read; details: ${JSON.stringify(report.details).slice(0, 160)}`);
-    if (artifact.wholeDocument) {
+    if (!artifact.file.includes('bomb')) {
       const heap = smallestHeapMb(path);
-      console.log(`    Node: smallest --max-old-space-size that completes: ${heap === undefined ? 'none up to 1024' : `${heap} MB`} (+ the decompressed bytes as ArrayBuffers)`);
+      console.log(`    Node: smallest --max-old-space-size that completes: ${heap === undefined ? 'none up to 1024' : `${heap} MB`}${artifact.wholeDocument ? ' (+ the decompressed bytes as ArrayBuffers)' : ''}`);
     }
   } finally {
     await workerd.stop();
+  }
+}
+
+// Flat memory for NDJSON of any size: a well-formed synthetic codex-exec stream generated while
+// it is sent, at two sizes four times apart. If memory is flat, both peaks are about the same.
+if (filter.length === 0 || filter.some((word) => 'synthetic'.includes(word))) {
+  console.log('\nsynthetic codex-exec JSONL, generated while sent (flat memory check)');
+  for (const size of [128 * MiB, 512 * MiB]) {
+    const workerd = await startWorkerd([{ name: 'main', vars: { MAX_BODY_BYTES: String(1024 * MiB) } }]);
+    try {
+      const baseline = workerd.peakBytes();
+      const started = performance.now();
+      const response = await fetch(`${workerd.urls['main']}?name=synthetic.jsonl`, { method: 'POST', body: execStream(size), duplex: 'half' } as RequestInit);
+      const report = (await response.json()) as Report;
+      const wall = (performance.now() - started) / 1000;
+      const peak = workerd.peakBytes();
+      console.log(
+        `${mb(size)} MB | ${report.overall} (${response.status}) | ${wall.toFixed(2)} s (${(size / MiB / wall).toFixed(0)} MB/s) | peak ${mb(peak)} MB | Δ ${mb(peak - baseline)} MB | ${Number(report.details['line_count'])} lines`,
+      );
+    } finally {
+      await workerd.stop();
+    }
   }
 }

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { handleVerifyRequest, optionsFromEnv, statusForReport, type EdgeOptions } from '../../src/edge/index.ts';
 import type { Report } from '../../src/report/types.ts';
+import { execStream } from './exec-stream.ts';
 import { allFixtureCases, comparable, nodeReport } from './harness.ts';
 
 const URL_BASE = 'http://edge.test/';
@@ -19,17 +20,16 @@ async function answer(request: Request, options?: EdgeOptions): Promise<{ status
   return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, unknown> };
 }
 
-/** A body that counts how much of it was pulled and never ends by itself. */
-function endlessBody(chunkBytes: number): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
+/** A well-formed endless codex-exec body that counts how much of it was pulled. */
+function endlessBody(): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
   let pulled = 0;
-  const line = new TextEncoder().encode('{"type":"exec:chunk","payload":{}}\n');
+  const reader = execStream().getReader();
   return {
     stream: new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const chunk = new Uint8Array(chunkBytes);
-        for (let offset = 0; offset + line.length <= chunkBytes; offset += line.length) chunk.set(line, offset);
-        pulled += chunkBytes;
-        controller.enqueue(chunk);
+      async pull(controller) {
+        const { value } = await reader.read();
+        pulled += value!.byteLength;
+        controller.enqueue(value!);
       },
     }),
     pulled: () => pulled,
@@ -111,23 +111,23 @@ describe('edge handler: the HTTP contract', () => {
   });
 
   it('refuses a declared oversize body with 413 before reading any of it', async () => {
-    const body = endlessBody(4096);
+    const body = endlessBody();
     const { status, json } = await answer(post(body.stream, { headers: { 'content-length': String(10 * 1024 * 1024) } }), { maxBodyBytes: 1024 * 1024 });
     assert.equal(status, 413);
     const report = json as unknown as Report;
     assert.equal(report.overall, 'error');
     assert.equal(report.findings[0]?.code, 'limit.input_bytes');
     assert.equal(report.stats.bytes_read, 0);
-    assert.ok(body.pulled() <= 4096 * 2, `pulled ${body.pulled()} bytes`); // at most what the stream pre-filled
+    assert.ok(body.pulled() <= 2 * 64 * 1024, `pulled ${body.pulled()} bytes`); // at most what the stream pre-filled
   });
 
   it('answers 413 from an endless body after reading just past the limit', async () => {
-    const body = endlessBody(4096);
+    const body = endlessBody();
     const limit = 256 * 1024;
-    const { status, json } = await answer(post(body.stream, { query: '?kind=codex-exec' }), { maxBodyBytes: limit });
+    const { status, json } = await answer(post(body.stream), { maxBodyBytes: limit });
     assert.equal(status, 413, JSON.stringify(json).slice(0, 400));
-    assert.ok((json as unknown as Report).findings.some((finding) => finding.code === 'limit.input_bytes'));
-    assert.ok(body.pulled() <= limit + 4 * 4096, `pulled ${body.pulled()} bytes for a ${limit}-byte limit`);
+    assert.deepEqual((json as unknown as Report).findings.map((finding) => finding.code), ['limit.input_bytes']);
+    assert.ok(body.pulled() <= limit + 4 * 64 * 1024, `pulled ${body.pulled()} bytes for a ${limit}-byte limit`);
   });
 
   it('caps limits.maxInputBytes by maxBodyBytes, and keeps a lower one', async () => {

@@ -89,8 +89,18 @@ export interface ZaxyEntry {
   readonly position: number;
   readonly kind?: string | undefined;
   readonly grain?: string | undefined;
+  /** `seq` as a number when it is an integer (big ones arrive as decimal strings). */
   readonly seq?: number | undefined;
+  /** `seq` as shown (any JSON value, as text). */
+  readonly seqText?: string | undefined;
   readonly validFrom?: string | undefined;
+}
+
+/** An integer `seq`, given as a number or as the decimal string of a big integer. */
+function seqNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  if (typeof value === 'string' && /^-?\d{1,400}$/.test(value)) return Number(value);
+  return undefined;
 }
 
 export interface ProofStep {
@@ -100,12 +110,15 @@ export interface ProofStep {
 }
 
 export interface DisclosedEntry {
-  readonly index?: number | undefined;
+  /** The element's `index` as written (it is not signed: any value, as text). */
+  readonly index?: string | undefined;
   readonly kind?: string | undefined;
   readonly grain?: string | undefined;
-  readonly seq?: number | undefined;
+  readonly seq?: string | undefined;
   readonly proofDepth?: number | undefined;
   readonly proof: readonly ProofStep[];
+  /** Whether the proof leads to the signed root (`undefined` when it was not computed). */
+  readonly included?: boolean | undefined;
 }
 
 export interface ZaxyFacts {
@@ -117,6 +130,8 @@ export interface ZaxyFacts {
   readonly merkleRoot?: string | undefined;
   readonly entryCount?: number | undefined;
   readonly entries: readonly ZaxyEntry[];
+  /** The report lists fewer entries (or disclosed elements) than the artifact holds. */
+  readonly truncated: boolean;
   /** `undefined` for a full bundle, a list (maybe empty) for a disclosed subset. */
   readonly disclosed?: readonly DisclosedEntry[] | undefined;
   readonly disclosedCount?: number | undefined;
@@ -130,7 +145,7 @@ export interface ZaxyFacts {
 export function zaxyFacts(details: Bag): ZaxyFacts {
   const entries = list(details['entries']).map((item, position): ZaxyEntry => {
     const row = bag(item) ?? {};
-    return { position, kind: text(row['kind']), grain: text(row['grain']), seq: num(row['seq']), validFrom: text(row['valid_from']) };
+    return { position, kind: text(row['kind']), grain: text(row['grain']), seq: seqNumber(row['seq']), seqText: text(row['seq'], 40), validFrom: text(row['valid_from']) };
   });
   const disclosedList = details['disclosed'];
   const disclosed = Array.isArray(disclosedList)
@@ -143,13 +158,15 @@ export function zaxyFacts(details: Bag): ZaxyFacts {
           if (Array.isArray(step)) return [{ side: text(step[1], 16) ?? '?', sibling: text(step[0], 128) ?? '' }];
           return [];
         });
+        const included = row['included'];
         return {
-          index: num(row['index']),
+          index: text(row['index'], 40),
           kind: text(row['kind']),
           grain: text(row['grain']),
-          seq: num(row['seq']),
+          seq: text(row['seq'], 40),
           proofDepth: num(row['proof_depth']) ?? proof.length,
           proof,
+          included: typeof included === 'boolean' ? included : undefined,
         };
       })
     : undefined;
@@ -162,6 +179,7 @@ export function zaxyFacts(details: Bag): ZaxyFacts {
     merkleRoot: text(details['merkle_root']),
     entryCount: num(details['entry_count']) ?? (entries.length > 0 ? entries.length : undefined),
     entries,
+    truncated: details['entries_truncated'] === true || details['disclosed_truncated'] === true,
     disclosed,
     disclosedCount: num(details['disclosed_count']) ?? num(details['disclosed']) ?? disclosed?.length,
   };

@@ -180,13 +180,14 @@ function renderEntries(facts: ZaxyFacts, ui: ViewUi): TemplateResult | typeof no
             <td class="num">${entry.position}</td>
             <td><code>${show(entry.kind)}</code></td>
             <td>${show(entry.grain)}</td>
-            <td class="num">${show(entry.seq)}</td>
+            <td class="num">${show(entry.seqText)}</td>
             <td>${show(entry.validFrom)}</td>
           </tr>`,
         )}
       </tbody>
     </table></div>
-    ${moreRows(ui, 'entries', facts.entries.length)}`;
+    ${moreRows(ui, 'entries', facts.entries.length)}
+    ${facts.truncated ? html`<p class="more">The report lists the first ${facts.entries.length} of ${show(facts.entryCount)} entries; only those can be ticked.</p>` : nothing}`;
 }
 
 function renderDisclosurePanel(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
@@ -228,7 +229,7 @@ function renderDisclosed(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
   return html`<div class="disclosed-layout">
     <div class="scroll"><table part="entry-table" class="entries">
       <caption>Disclosed entries</caption>
-      <thead><tr><th scope="col" class="num">Index</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col" class="num">Proof depth</th><th scope="col"><span class="visually-hidden">Proof</span></th></tr></thead>
+      <thead><tr><th scope="col" class="num">Index</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col" class="num">Proof depth</th><th scope="col">Reaches root</th><th scope="col"><span class="visually-hidden">Proof</span></th></tr></thead>
       <tbody>
         ${visible(ui, 'disclosed', disclosed).map(
           (entry, k) => html`<tr aria-current=${k === row ? 'true' : 'false'}>
@@ -237,14 +238,16 @@ function renderDisclosed(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
             <td>${show(entry.grain)}</td>
             <td class="num">${show(entry.seq)}</td>
             <td class="num">${show(entry.proofDepth)}</td>
+            <td data-included=${entry.included === undefined ? '' : String(entry.included)}>${entry.included === undefined ? DASH : entry.included ? '✓ yes' : '✗ no'}</td>
             <td><button type="button" class="link" aria-pressed=${k === row ? 'true' : 'false'} @click=${() => ui.showProof(k)}>Show proof</button></td>
           </tr>`,
         )}
       </tbody>
     </table></div>
     ${moreRows(ui, 'disclosed', disclosed.length)}
+    ${facts.truncated ? html`<p class="more">The report describes the first ${disclosed.length} of ${show(facts.disclosedCount)} disclosed entries.</p>` : nothing}
     <figure class="proof-figure">
-      ${proofPath({ index: chosen.index, proof: chosen.proof, root: facts.merkleRoot })}
+      ${proofPath({ index: chosen.index, proof: chosen.proof, root: facts.merkleRoot, included: chosen.included })}
       <figcaption>Proof path of disclosed entry ${show(chosen.index)}: each step hashes the running node with the sibling on the side shown, up to the signed root.</figcaption>
     </figure>
   </div>`;

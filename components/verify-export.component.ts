@@ -296,8 +296,12 @@ export class VerifyExportElement extends LitElement {
   }
 
   private _reportHost(): ReportHost {
+    // A getter: handlers must read the live state, not the snapshot of the last render.
+    const current = () => this._viewState;
     return {
-      view: this._viewState,
+      get view() {
+        return current();
+      },
       updateView: (patch) => {
         this._viewState = { ...this._viewState, ...patch };
       },

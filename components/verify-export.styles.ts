@@ -416,7 +416,17 @@ export const styles = css`
     fill: var(--_accent);
   }
   .proof .root {
+    fill: var(--_muted);
+  }
+  .proof .root[data-included='true'] {
     fill: var(--_pass);
+  }
+  .proof .root[data-included='false'] {
+    fill: var(--_fail);
+  }
+  td[data-included='false'] {
+    color: var(--_fail);
+    font-weight: 600;
   }
   .proof text {
     fill: var(--_fg);

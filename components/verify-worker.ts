@@ -8,9 +8,7 @@
  * @module
  */
 import { verify, type AutoVerifyOptions } from '../src/verify.ts';
-import { resolveLimits, type Limits } from '../src/limits.ts';
-import { openInput } from '../src/stream/open.ts';
-import { readAll } from '../src/stream/input.ts';
+import type { Limits } from '../src/limits.ts';
 import type { VerifyInput } from '../src/stream/input.ts';
 import type { FromWorker, ToWorker, WorkerSource, WorkerVerifyOptions } from './worker-protocol.ts';
 
@@ -69,23 +67,16 @@ async function runVerify(id: number, source: WorkerSource, options: WorkerVerify
   }
 }
 
-/** The recipient-side disclosure: the bundle's JSON text and the chosen entry positions. */
-type DiscloseSubset = (bundleJsonText: string, selection: readonly number[]) => unknown;
-
 async function runDisclose(id: number, source: WorkerSource, indices: readonly number[], limits?: Partial<Limits>): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
   try {
-    const text = await sourceText(source, controller.signal, resolveLimits(limits));
-    // Loaded only when a person asks for a subset; the public API module holds discloseSubset.
-    const api = (await import('../src/index.ts')) as unknown as { discloseSubset?: DiscloseSubset };
-    if (typeof api.discloseSubset !== 'function') {
-      throw new Error('this build of verify-export has no discloseSubset');
-    }
-    const subset = await api.discloseSubset(text, indices);
-    const out =
-      typeof subset === 'string' ? subset : subset instanceof Uint8Array ? new TextDecoder().decode(subset) : `${JSON.stringify(subset, null, 2)}\n`;
-    scope.postMessage({ type: 'disclosed', id, text: out });
+    const input = await openSource(source, controller.signal);
+    // Loaded only when a person asks for a subset (Zaxy spec §3, §4.3: the core builds it).
+    const { discloseSubset } = await import('../src/formats/zaxy/disclose.ts');
+    const result = await discloseSubset(input, indices, { signal: controller.signal, ...(limits === undefined ? {} : { limits }) });
+    if (!result.ok) throw new Error(result.reason);
+    scope.postMessage({ type: 'disclosed', id, text: result.json });
   } catch (error) {
     scope.postMessage({ type: 'failure', id, message: describe(error), aborted: controller.signal.aborted });
   } finally {
@@ -114,16 +105,6 @@ async function openSource(source: WorkerSource, signal: AbortSignal): Promise<Ve
       return response;
     }
   }
-}
-
-/**
- * The whole artifact as text, decompressed like verification does (gzip by magic) and bounded
- * by the buffered-bytes limit, since the bundle is attacker-sized.
- */
-async function sourceText(source: WorkerSource, signal: AbortSignal, limits: Limits): Promise<string> {
-  const opened = await openInput(await openSource(source, signal), { limits, signal });
-  const bytes = await readAll(opened.stream, { maxBytes: limits.maxBufferedBytes, signal });
-  return new TextDecoder().decode(bytes);
 }
 
 function describe(error: unknown): string {

@@ -193,6 +193,120 @@ describe('<verify-export> verdicts', () => {
     for (const finding of report.findings) assert(shownCodes.includes(finding.code), `code ${finding.code} shown`);
   });
 
+  it('Zaxy: signed bundles and disclosed subsets, with and without a pinned key', async () => {
+    await expectVerdicts(
+      await casesFor('zaxy', [
+        'signed-ed25519-n8.json',
+        'signed-ed25519-n5-tamper-content.json',
+        'signed-ed25519-n5-tamper-pinned-wrong.json',
+        'subset-ed25519-n5-several.json',
+        'subset-ed25519-n5-unpinned.json',
+        'subset-ed25519-n5-tamper-sibling-flipped.json',
+        'signed-ml-dsa-65-n5.json',
+        'unsigned-both-5.json',
+      ]),
+    );
+  });
+
+  it('Zaxy: shows the signer, whether the key is pinned, and the entries', async () => {
+    const [bundle] = await casesFor('zaxy', ['signed-ed25519-n8.json']);
+    const element = mount();
+    element.expectPublicKey = bundle!.pin!;
+    const report = await verifyFile(element, await fixtureBytes('zaxy/signed-ed25519-n8.json'), 'signed-ed25519-n8.json');
+    await element.updateComplete;
+    const signer = shadow(element).querySelector('[part="signer"]')?.textContent ?? '';
+    assert(signer.includes('ed25519'), 'algorithm shown');
+    assert(signer.includes(report.details['fingerprint'] as string), 'key fingerprint shown');
+    assert(signer.includes('yes: matches the pinned key'), 'pinned key stated');
+    const rows = shadow(element).querySelectorAll('[part="entry-table"] tbody tr');
+    assert(rows.length === report.details['entry_count'], `${rows.length} entry rows`);
+    element.expectPublicKey = null; // changing the pin verifies again
+    const unpinned = await next<Report>(element, 'verify-export:result');
+    await element.updateComplete;
+    assert(unpinned.detail.verdicts.trust === 'not-checked', 'no pin: trust not checked');
+    assert((shadow(element).querySelector('[part="signer"]')?.textContent ?? '').includes('not pinned'), 'signer says not pinned');
+  });
+
+  it('Zaxy: disclosed entries show their proof depth and a drawing of the proof path', async () => {
+    const [subset] = await casesFor('zaxy', ['subset-ed25519-n5-tamper-sibling-flipped.json']);
+    const element = mount();
+    element.expectPublicKey = subset!.pin!;
+    const report = await verifyFile(element, await fixtureBytes('zaxy/subset-ed25519-n5-tamper-sibling-flipped.json'), 'subset.json');
+    await element.updateComplete;
+    const disclosed = report.details['disclosed'] as { proof_depth: number; included: boolean | null }[];
+    const rows = [...shadow(element).querySelectorAll('[part="entry-table"] tbody tr')];
+    assert(rows.length === disclosed.length && rows.length > 0, 'one row per disclosed entry');
+    rows.forEach((row, k) => assert(row.querySelectorAll('td')[4]!.textContent!.trim() === String(disclosed[k]!.proof_depth), `proof depth of row ${k}`));
+    const failing = disclosed.findIndex((entry) => entry.included === false);
+    assert(failing >= 0, 'the tampered proof does not reach the root');
+    rows[failing]!.querySelector('button')!.click();
+    await element.updateComplete;
+    const svg = shadow(element).querySelector('svg[part="proof"]');
+    assert(svg, 'proof drawing shown');
+    assert(svg.querySelectorAll('rect.sibling').length === disclosed[failing]!.proof_depth, 'one sibling box per proof step');
+    assert(svg.querySelector('rect.root')?.getAttribute('data-included') === 'false', 'the drawing marks the root as not reached');
+    assert((svg.getAttribute('aria-label') ?? '').includes('does not reach'), 'the drawing says so in words');
+  });
+
+  it('Zaxy: a person ticks entries and downloads the subset the core discloses, which verifies', async () => {
+    const [bundle] = await casesFor('zaxy', ['signed-ed25519-n8.json']);
+    const element = mount();
+    element.expectPublicKey = bundle!.pin!;
+    await verifyFile(element, await fixtureBytes('zaxy/signed-ed25519-n8.json'), 'bundle.json');
+    await element.updateComplete;
+    const root = shadow(element);
+    let downloadHref = '';
+    let downloadName = '';
+    root.addEventListener(
+      'click',
+      (event) => {
+        const link = event.target as HTMLAnchorElement;
+        if (link.getAttribute?.('part') === 'download-link') {
+          event.preventDefault(); // keep the test browser from saving a file
+          downloadHref = link.href;
+          downloadName = link.download;
+        }
+      },
+      true,
+    );
+    const boxes = root.querySelectorAll<HTMLInputElement>('[part="entry-table"] input[type="checkbox"]');
+    assert(boxes.length > 3, 'entries can be ticked');
+    boxes[1]!.click();
+    boxes[3]!.click();
+    await element.updateComplete;
+    const button = root.querySelector<HTMLButtonElement>('[part="disclose-button"]')!;
+    assert(button.textContent!.includes('2 of'), `button counts the ticks: ${button.textContent}`);
+    button.click();
+    const deadline = performance.now() + 30_000;
+    while (downloadHref === '' && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert(downloadHref.startsWith('blob:'), 'the subset is offered as a download');
+    assert(downloadName === 'bundle.subset.json', `file name ${downloadName}`);
+    const subset = (await (await fetch(downloadHref)).json()) as { disclosed: { index: number }[] };
+    assert(JSON.stringify(subset.disclosed.map((entry) => entry.index)) === '[1,3]', 'the ticked entries are disclosed');
+    const again = next<Report>(element, 'verify-export:result');
+    root.querySelector<HTMLButtonElement>('.actions button:not([part])')!.click(); // "Verify this subset"
+    const verified = (await again).detail;
+    assert(verified.kind === 'zaxy.subset' && verified.overall === 'pass', `the subset verifies: ${verified.kind} ${verified.overall}`);
+    assert(verified.verdicts.trust === 'pass', 'against the same pinned key');
+  });
+
+  it('Zaxy: "tick matching" selects entries by grain, kind and seq', async () => {
+    const element = mount();
+    const report = await verifyFile(element, await fixtureBytes('zaxy/signed-ed25519-n8.json'), 'bundle.json');
+    await element.updateComplete;
+    const root = shadow(element);
+    const entries = report.details['entries'] as { grain: string }[];
+    const grain = root.querySelector<HTMLSelectElement>('[part="disclosure"] select')!;
+    grain.value = 'event';
+    grain.dispatchEvent(new Event('change'));
+    await element.updateComplete;
+    [...root.querySelectorAll<HTMLButtonElement>('[part="disclosure"] button')].find((b) => b.textContent === 'Tick matching')!.click();
+    await element.updateComplete;
+    const ticked = [...root.querySelectorAll<HTMLInputElement>('[part="entry-table"] input[type="checkbox"]')].map((box) => box.checked);
+    const expected = entries.map((entry) => entry.grain === 'event');
+    assert(JSON.stringify(ticked) === JSON.stringify(expected), `ticked ${JSON.stringify(ticked)}`);
+  });
+
   it('agent-history: NDJSON and gzipped NDJSON', async () => {
     await expectVerdicts(await casesFor('agent-history', ['design-small.ndjson.gz', 'impl-small-message-count-mismatch.ndjson', 'real-impl-small-codex-20251120091921_rollout-2025-11-20T09-19-18-9eb4e92e-b5af-4c8a-989d-181ca33066bd.ndjson']));
   });

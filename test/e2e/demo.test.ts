@@ -74,6 +74,21 @@ describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, (
     await page.screenshot({ path: join(RESULTS, 'demo-agentxchain-fail.png'), fullPage: true });
   });
 
+  it('every bundled sample gives the verdict the demo promises', async () => {
+    const samples = page.locator('button.sample');
+    const count = await samples.count();
+    assert.ok(count >= 8, `${count} samples`);
+    for (let i = 0; i < count; i++) {
+      const name = (await samples.nth(i).getAttribute('title'))!;
+      const expected = (await samples.nth(i).locator('.expected').textContent())!.replace('expected: ', '').trim();
+      await samples.nth(i).click();
+      await page.waitForFunction((n) => (document.querySelector('verify-export') as unknown as { report?: { input: string } }).report?.input === n, name, { timeout: 60_000 });
+      const shown = await page.locator('verify-export [part="verdict"]').getAttribute('data-overall');
+      assert.equal(shown, expected, `${name}: shown ${shown}, expected ${expected}`);
+      if (name === 'zaxy-subset-pass.json') await page.screenshot({ path: join(RESULTS, 'demo-zaxy-subset.png'), fullPage: true });
+    }
+  });
+
   it('made no request outside 127.0.0.1 and broke no CSP rule', () => {
     assert.deepEqual(foreignRequests, []);
     assert.deepEqual(cspProblems, []);

@@ -51,8 +51,8 @@ const nodeSha256: Sha256 = {
 function normalise(output: Record<string, unknown>): Record<string, unknown> {
   const input = output['input'];
   if (typeof input !== 'string') return output;
-  const normalised = { ...output, input: basename(input) };
-  if (typeof output['message'] === 'string') normalised.message = output['message'].split(input).join(basename(input));
+  const normalised: Record<string, unknown> = { ...output, input: basename(input) };
+  if (typeof output['message'] === 'string') normalised['message'] = output['message'].split(input).join(basename(input));
   return normalised;
 }
 

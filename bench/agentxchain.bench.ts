@@ -2,6 +2,8 @@
 // ../shared/bench-data, through the core (gunzip and verification timed apart; node:crypto and
 // the default hash-wasm SHA-256) and through the whole CLI process (wall time, peak RSS).
 // Targets: CLI ≤ 0.5 s wall and ≤ 200 MB peak RSS (reference: ~1.0 s, ~300 MB); Chromium core ≤ 0.7 s.
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -84,4 +86,63 @@ if (existsSync('/usr/bin/time')) {
   console.log(`  CLI process (--compat agentxchain --format json, .gz): ${median(walls).toFixed(0)} ms wall, ${median(rss).toFixed(0)} MB peak RSS (target ≤ 500 ms, ≤ 200 MB)`);
 } else {
   console.log('  /usr/bin/time not found: CLI process not measured');
+}
+
+// Chromium: the same core in a page (default hash-wasm SHA-256, the kit's own gunzip).
+const bundle = await build({
+  stdin: {
+    contents: `
+      import { verifyAgentxchain } from './src/formats/agentxchain/index.ts';
+      import { openInput } from './src/stream/open.ts';
+      import { DEFAULT_LIMITS } from './src/limits.ts';
+      window.benchAgentxchain = async (url) => {
+        const gz = new Uint8Array(await (await fetch(url)).arrayBuffer());
+        const t0 = performance.now();
+        const opened = await openInput(gz, { limits: DEFAULT_LIMITS });
+        const plain = new Uint8Array(await new Response(opened.stream).arrayBuffer());
+        const t1 = performance.now();
+        const onPlain = await verifyAgentxchain(plain, { name: 'large.json' });
+        const t2 = performance.now();
+        const onGz = await verifyAgentxchain(gz, { name: 'large.json.gz' });
+        const t3 = performance.now();
+        return { gunzip: t1 - t0, verifyPlain: t2 - t1, verifyGz: t3 - t2, overall: [onPlain.overall, onGz.overall], bytes: plain.byteLength };
+      };`,
+    resolveDir: PROJECT_ROOT,
+    loader: 'ts',
+  },
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  write: false,
+});
+const browser = await chromium.launch({
+  executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  headless: true,
+});
+try {
+  const page = await browser.newPage();
+  const origin = 'http://bench.invalid';
+  await page.route(`${origin}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/large.json.gz') return route.fulfill({ body: Buffer.from(gz), contentType: 'application/gzip' });
+    if (path === '/bench.js') return route.fulfill({ body: bundle.outputFiles[0]!.text, contentType: 'text/javascript' });
+    return route.fulfill({ body: '<!doctype html><script type="module" src="/bench.js"></script>', contentType: 'text/html' });
+  });
+  await page.goto(`${origin}/`);
+  await page.waitForFunction(() => 'benchAgentxchain' in window);
+  const runs: { gunzip: number; verifyPlain: number; verifyGz: number; overall: string[] }[] = [];
+  for (let i = 0; i < 3; i++) {
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => 'benchAgentxchain' in window);
+    runs.push(await page.evaluate((url) => (window as unknown as { benchAgentxchain(url: string): Promise<(typeof runs)[number]> }).benchAgentxchain(url), `${origin}/large.json.gz`));
+  }
+  if (runs.some((run) => run.overall.some((o) => o !== 'pass'))) throw new Error(`Chromium: expected pass, got ${JSON.stringify(runs)}`);
+  console.log('Chromium (fresh page per run, hash-wasm SHA-256, fflate gunzip):');
+  row('gunzip (core stream)', median(runs.map((r) => r.gunzip)));
+  row('verify decompressed', median(runs.map((r) => r.verifyPlain)));
+  row('verify .gz end to end (target ≤ 700 ms)', median(runs.map((r) => r.verifyGz)));
+} finally {
+  await browser.close();
 }

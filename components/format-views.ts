@@ -22,16 +22,25 @@ function show(value: string | number | undefined): string {
   return value === undefined || value === '' ? DASH : String(value);
 }
 
-/** The rows of `table` to draw now. */
-function visible<T>(ui: ViewUi, table: string, rows: readonly T[]): readonly T[] {
+/**
+ * The rows of `table` to draw now.
+ * @example
+ * visibleRows(ui, 'files', rows).map(renderRow)
+ */
+export function visibleRows<T>(ui: ViewUi, table: string, rows: readonly T[]): readonly T[] {
   return rows.slice(0, ui.expanded.has(table) ? MAX_ROWS : INITIAL_ROWS);
 }
 
-function moreRows(ui: ViewUi, table: string, total: number): TemplateResult | typeof nothing {
+/**
+ * The "showing N of M" note with its "show more" button, when rows were held back.
+ * @example
+ * html`${moreRows(ui, 'files', files.length)}`
+ */
+export function moreRows(ui: ViewUi, table: string, total: number, what = 'rows'): TemplateResult | typeof nothing {
   const shown = Math.min(total, ui.expanded.has(table) ? MAX_ROWS : INITIAL_ROWS);
   if (shown >= total) return nothing;
   return html`<p class="more">
-    Showing the first ${shown} of ${total} rows.
+    Showing the first ${shown} of ${total} ${what}.
     ${shown < MAX_ROWS ? html`<button type="button" class="link" @click=${() => ui.expand(table)}>Show ${Math.min(total, MAX_ROWS)}</button>` : nothing}
   </p>`;
 }
@@ -96,7 +105,7 @@ function renderAgentxchain(report: Report, ui: ViewUi): TemplateResult {
           <caption>Files in the export</caption>
           <thead><tr><th scope="col">Path</th><th scope="col">Format</th><th scope="col" class="num">Bytes</th><th scope="col">SHA-256</th><th scope="col">Status</th></tr></thead>
           <tbody>
-            ${visible(ui, 'files', problemsFirst(facts.files)).map(
+            ${visibleRows(ui, 'files', problemsFirst(facts.files)).map(
               (file) => html`<tr data-status=${file.status ?? ''}>
                 <td><code>${file.path}</code></td>
                 <td>${show(file.format)}</td>
@@ -114,7 +123,7 @@ function renderAgentxchain(report: Report, ui: ViewUi): TemplateResult {
           <caption>Nested repository exports</caption>
           <thead><tr><th scope="col">Repo</th><th scope="col">Exported</th><th scope="col">Verdict</th><th scope="col" class="num">Files</th></tr></thead>
           <tbody>
-            ${visible(ui, 'repos', facts.repos).map(
+            ${visibleRows(ui, 'repos', facts.repos).map(
               (repo) => html`<tr>
                 <td><code>${repo.id}</code></td>
                 <td>${repo.ok === undefined ? DASH : repo.ok ? 'yes' : 'no (repo failed at export time)'}</td>
@@ -171,7 +180,7 @@ function renderEntries(facts: ZaxyFacts, ui: ViewUi): TemplateResult | typeof no
       <caption>Entries</caption>
       <thead><tr>${tickable ? html`<th scope="col"><span class="visually-hidden">Disclose</span></th>` : nothing}<th scope="col" class="num">#</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col">Valid from</th></tr></thead>
       <tbody>
-        ${visible(ui, 'entries', facts.entries).map(
+        ${visibleRows(ui, 'entries', facts.entries).map(
           (entry) => html`<tr>
             ${tickable
               ? html`<td><input type="checkbox" aria-label="Disclose entry ${entry.position}" .checked=${ui.selected.has(entry.position)}
@@ -231,7 +240,7 @@ function renderDisclosed(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
       <caption>Disclosed entries</caption>
       <thead><tr><th scope="col" class="num">Index</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col" class="num">Proof depth</th><th scope="col">Reaches root</th><th scope="col"><span class="visually-hidden">Proof</span></th></tr></thead>
       <tbody>
-        ${visible(ui, 'disclosed', disclosed).map(
+        ${visibleRows(ui, 'disclosed', disclosed).map(
           (entry, k) => html`<tr aria-current=${k === row ? 'true' : 'false'}>
             <td class="num">${show(entry.index)}</td>
             <td><code>${show(entry.kind)}</code></td>
@@ -271,7 +280,7 @@ function renderStream(report: Report, ui: ViewUi): TemplateResult {
       ? html`<table part="record-table" class="records">
           <caption>Records by type</caption>
           <thead><tr><th scope="col">Type</th><th scope="col" class="num">Count</th></tr></thead>
-          <tbody>${visible(ui, 'records', facts.recordsByType).map(([type, count]) => html`<tr><td><code>${type}</code></td><td class="num">${count}</td></tr>`)}</tbody>
+          <tbody>${visibleRows(ui, 'records', facts.recordsByType).map(([type, count]) => html`<tr><td><code>${type}</code></td><td class="num">${count}</td></tr>`)}</tbody>
         </table>
         ${moreRows(ui, 'records', facts.recordsByType.length)}`
       : nothing}

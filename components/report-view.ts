@@ -10,7 +10,7 @@ import type { DimensionVerdict, Finding, Report, Verdicts } from '../src/report/
 import { text, zaxyFacts } from './details.ts';
 import { matchingPositions } from './disclosure.ts';
 import { formatBytes } from './format.ts';
-import { renderFormatDetails, type ViewState } from './format-views.ts';
+import { moreRows, renderFormatDetails, visibleRows, type ViewState, type ViewUi } from './format-views.ts';
 
 /** What the report view needs from its element: its view state (tables, disclosure) and three actions. */
 export interface ReportHost {
@@ -29,7 +29,7 @@ export interface ReportHost {
  */
 export function renderReport(report: Report, host: ReportHost): TemplateResult {
   const state = host.view;
-  const ui = {
+  const ui: ViewUi = {
     ...state,
     available: report.format === 'zaxy' && report.overall === 'pass' && report.kind !== 'zaxy.subset',
     toggle(position: number, on: boolean) {
@@ -53,7 +53,7 @@ export function renderReport(report: Report, host: ReportHost): TemplateResult {
       <code>${text(report.input)}</code> · ${report.format ?? 'unknown format'}${report.kind ? ` (${text(report.kind, 100)})` : ''} ·
       ${formatBytes(report.stats.bytes_read)} · ${Math.round(report.stats.duration_ms)} ms
     </p>
-    ${renderDimensions(report)} ${renderNotChecked(report)} ${renderFindings(report)} ${renderFormatDetails(report, ui)}`;
+    ${renderDimensions(report)} ${renderNotChecked(report)} ${renderFindings(report, ui)} ${renderFormatDetails(report, ui)}`;
 }
 
 /**
@@ -143,12 +143,13 @@ export function groupByPath(findings: readonly Finding[]): [string, Finding[]][]
 }
 
 /** Findings grouped by path, each with severity (in words), code and message. */
-export function renderFindings(report: Report): TemplateResult | typeof nothing {
+export function renderFindings(report: Report, ui: ViewUi): TemplateResult | typeof nothing {
   if (report.findings.length === 0) return nothing;
+  const groups = groupByPath(report.findings);
   return html`<section part="findings" class="findings" aria-label="Findings">
     <h3>Findings (${report.findings.length})</h3>
     <ul class="groups">
-      ${groupByPath(report.findings).map(
+      ${visibleRows(ui, 'findings', groups).map(
         ([path, findings]) => html`<li class="group">
           <code class="path">${text(path)}</code>
           <ul>
@@ -169,6 +170,7 @@ export function renderFindings(report: Report): TemplateResult | typeof nothing 
         </li>`,
       )}
     </ul>
+    ${moreRows(ui, 'findings', groups.length, 'paths')}
   </section>`;
 }
 

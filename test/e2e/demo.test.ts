@@ -3,7 +3,7 @@
 // check that nothing left 127.0.0.1 and nothing broke the CSP. Screenshots go to test-results/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { fixturePath } from '../helpers/fixtures.ts';
@@ -19,6 +19,8 @@ describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, (
   const foreignRequests: string[] = [];
   const cspProblems: string[] = [];
   const pageErrors: string[] = [];
+  /** Script files fetched, in order (the page's and its worker's). */
+  const scripts: string[] = [];
 
   before(async () => {
     await buildDemo();
@@ -30,6 +32,7 @@ describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, (
       const url = new URL(request.url());
       if (url.protocol === 'blob:' || url.protocol === 'data:') return;
       if (url.origin !== server.origin) foreignRequests.push(request.url());
+      else if (url.pathname.endsWith('.js')) scripts.push(url.pathname.split('/').pop()!);
     });
     page = await context.newPage();
     page.on('console', (message) => {
@@ -74,19 +77,44 @@ describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, (
     await page.screenshot({ path: join(RESULTS, 'demo-agentxchain-fail.png'), fullPage: true });
   });
 
-  it('every bundled sample gives the verdict the demo promises', async () => {
+  it('every bundled sample gives the verdict the demo promises; ML-DSA code loads only for the ML-DSA sample', async () => {
     const samples = page.locator('button.sample');
     const count = await samples.count();
     assert.ok(count >= 8, `${count} samples`);
     for (let i = 0; i < count; i++) {
       const name = (await samples.nth(i).getAttribute('title'))!;
       const expected = (await samples.nth(i).locator('.expected').textContent())!.replace('expected: ', '').trim();
+      const mlDsaLoaded = scripts.some((script) => script.startsWith('ml-dsa'));
+      if (name.includes('ml-dsa')) assert.equal(mlDsaLoaded, false, 'no ML-DSA code before the first ML-DSA bundle');
       await samples.nth(i).click();
       await page.waitForFunction((n) => (document.querySelector('verify-export') as unknown as { report?: { input: string } }).report?.input === n, name, { timeout: 60_000 });
       const shown = await page.locator('verify-export [part="verdict"]').getAttribute('data-overall');
       assert.equal(shown, expected, `${name}: shown ${shown}, expected ${expected}`);
       if (name === 'zaxy-subset-pass.json') await page.screenshot({ path: join(RESULTS, 'demo-zaxy-subset.png'), fullPage: true });
+      if (name.includes('ml-dsa')) assert.ok(scripts.some((script) => script.startsWith('ml-dsa')), 'ML-DSA code fetched for the ML-DSA bundle');
     }
+  });
+
+  it('discloses ticked entries of a signed Zaxy bundle as a downloadable subset that verifies', async () => {
+    await page.locator('#pin-sample').click();
+    await page.locator('button.sample[title="zaxy-signed-pass.json"]').click();
+    await page.waitForFunction(() => (document.querySelector('verify-export') as unknown as { report?: { input: string; verdicts: { trust: string } } }).report?.verdicts.trust === 'pass');
+    const boxes = page.locator('verify-export [part="entry-table"] input[type="checkbox"]');
+    await boxes.nth(0).check();
+    await boxes.nth(2).check();
+    const downloading = page.waitForEvent('download');
+    await page.locator('verify-export [part="disclose-button"]').click();
+    const download = await downloading;
+    assert.equal(download.suggestedFilename(), 'zaxy-signed-pass.subset.json');
+    const saved = join(RESULTS, 'zaxy-signed-pass.subset.json');
+    await download.saveAs(saved);
+    const subset = JSON.parse(await readFile(saved, 'utf8')) as { disclosed: { index: number }[] };
+    assert.deepEqual(subset.disclosed.map((entry) => entry.index), [0, 2]);
+    await page.screenshot({ path: join(RESULTS, 'demo-zaxy-disclosure.png'), fullPage: true });
+    await page.locator('verify-export .actions button', { hasText: 'Verify this subset' }).click();
+    await page.waitForFunction(() => (document.querySelector('verify-export') as unknown as { report?: { input: string } }).report?.input === 'zaxy-signed-pass.subset.json');
+    assert.match((await page.locator('verify-export [part="verdict"]').textContent())!, /Pass: this Zaxy disclosed subset is intact/);
+    await page.locator('#pin-clear').click();
   });
 
   it('made no request outside 127.0.0.1 and broke no CSP rule', () => {

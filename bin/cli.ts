@@ -3,7 +3,7 @@
  * The only shipped code that uses Node built-ins.
  * @module
  */
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,9 +15,14 @@ import { verify } from '../src/verify.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { renderText } from './text-report.ts';
 
-/** node:crypto's SHA-256 (OpenSSL, SHA-NI): several times faster than WASM on large files. */
+/**
+ * node:crypto's SHA-256 (OpenSSL, SHA-NI): several times faster than WASM on large files. One-shot
+ * digests use `crypto.hash` (Node ≥ 20.12) when present: a Zaxy bundle hashes 300k small messages,
+ * and `createHash` objects cost more than the hashing itself there.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Uint8Array }).hash;
 const nodeSha256: Sha256 = {
-  digest: (data) => createHash('sha256').update(data).digest(),
+  digest: oneShot ? (data) => oneShot('sha256', data, 'buffer') : (data) => createHash('sha256').update(data).digest(),
   create() {
     const hash = createHash('sha256');
     const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => hash.digest() as Uint8Array };

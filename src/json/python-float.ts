@@ -21,6 +21,12 @@ export function pythonFloatRepr(x: number): string {
   if (x === Infinity) return 'inf';
   if (x === -Infinity) return '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // Fast path: in [1e-4, 1e16) both languages print positional digits; Python adds `.0` to integers.
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    const text = String(x);
+    return text.includes('.') ? text : `${text}.0`;
+  }
   const sign = x < 0 ? '-' : '';
   const { digits, decpt } = shortestDigits(Math.abs(x));
   if (decpt <= -4 || decpt > 16) {

@@ -69,11 +69,12 @@ export function createScanContext(bytes: Uint8Array, maxDepth: number): ScanCont
   return { bytes, maxDepth, tape: { data: new Int32Array(SLOTS * 256), length: 0 }, error: undefined, stack: [] };
 }
 
-function grow(tape: Tape, needed: number): Int32Array {
+/** Grows the tape to hold `needed` slots, keeping the first `used` (the caller's live length). */
+function grow(tape: Tape, needed: number, used: number): Int32Array {
   let size = tape.data.length * 2;
   while (size < needed) size *= 2;
   const data = new Int32Array(size);
-  data.set(tape.data.subarray(0, tape.length));
+  data.set(tape.data.subarray(0, used));
   tape.data = data;
   return data;
 }
@@ -272,7 +273,7 @@ export function scanValue(context: ScanContext, start: number, baseDepth: number
   value: for (;;) {
     // A value is expected at pos. Room for two nodes (a key and a value) is made here.
     pos = skipWhitespace(bytes, pos);
-    if (len + 2 * SLOTS > data.length) data = grow(tape, len + 2 * SLOTS);
+    if (len + 2 * SLOTS > data.length) data = grow(tape, len + 2 * SLOTS, len);
     if (pos >= end) {
       pos = scanFail(context, 'syntax', 'Expecting value', pos);
       break value;
@@ -345,7 +346,7 @@ export function scanValue(context: ScanContext, start: number, baseDepth: number
           pos++;
           continue value;
         }
-        if (len + 2 * SLOTS > data.length) data = grow(tape, len + 2 * SLOTS);
+        if (len + 2 * SLOTS > data.length) data = grow(tape, len + 2 * SLOTS, len);
         pos = scanKey(context, skipWhitespace(bytes, pos + 1), len);
         if (pos < 0) break value;
         len += SLOTS;

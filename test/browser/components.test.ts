@@ -447,6 +447,26 @@ describe('<verify-export> safety and accessibility', () => {
     assert(tableText.includes(hostile), 'the hostile path is shown as text in the file table');
   });
 
+  it('renders hostile NDJSON record types and Zaxy entry kinds as text', async () => {
+    const hostile = '<img src=x onerror="window.__xss=3">';
+    const stream = new TextDecoder().decode(await fixtureBytes('codex-exec/real-success.jsonl')).trimEnd().split('\n');
+    stream.splice(1, 0, JSON.stringify({ type: hostile, timestamp: hostile, payload: { data: hostile } }));
+    const element = mount();
+    await verifyFile(element, new TextEncoder().encode(`${stream.join('\n')}\n`), 'stream.jsonl');
+    await element.updateComplete;
+    const bundle = JSON.parse(new TextDecoder().decode(await fixtureBytes('zaxy/signed-ed25519-n8.json'))) as { entries: { content: { kind: string } }[] };
+    bundle.entries[0]!.content.kind = hostile;
+    const second = mount();
+    await verifyFile(second, new TextEncoder().encode(JSON.stringify(bundle)), 'bundle.json');
+    await second.updateComplete;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const target of [element, second]) {
+      assert(shadow(target).querySelector('img') === null, 'no <img> element was created');
+    }
+    assert(window.__xss === undefined, 'no handler ran');
+    assert((shadow(second).querySelector('[part="entry-table"]')?.textContent ?? '').includes(hostile), 'the hostile kind is shown as text');
+  });
+
   it('the drop zone is one tab stop and opens the file picker with Enter or Space', async () => {
     const before = document.createElement('button');
     before.textContent = 'before';

@@ -51,7 +51,6 @@ test('odd file keys: escaped JSON path, raw reference path in compat', async () 
   const artifact = fixture('real-fresh.json');
   const key = 'we"ird]key\n.md';
   artifact.files[key] = { ...artifact.files['TALK.md'] ?? Object.values(artifact.files)[0], sha256: '0'.repeat(64) };
-  artifact.summary.staging_artifact_files = artifact.summary.staging_artifact_files; // unchanged summary
   const report = await verifyJson(artifact);
   const finding = find(report, 'agentxchain.file_sha256_mismatch');
   assert.equal(finding.path, '$.files["we\\"ird]key\\n.md"].sha256');

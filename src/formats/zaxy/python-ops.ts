@@ -98,7 +98,8 @@ function hexValue(code: number): number {
  * pythonFromHex(5n);       // { pyError: 'TypeError', text: 'fromhex() argument must be str, not int' }
  */
 export function pythonFromHex(value: JsonValue): Uint8Array | PyError {
-  if (typeof value !== 'string') return { pyError: 'TypeError', text: `fromhex() argument must be str, not ${pythonTypeName(value)}` };
+  // CPython's argument-clinic wording: `None` by name, other values by their type's name.
+  if (typeof value !== 'string') return { pyError: 'TypeError', text: `fromhex() argument must be str, not ${value === null ? 'None' : pythonTypeName(value)}` };
   const invalid = (position: number): PyError => ({ pyError: 'ValueError', text: `non-hexadecimal number found in fromhex() arg at position ${position}` });
   const n = value.length;
   for (let i = 0; i < n; i++) if (value.charCodeAt(i) >= 0x80) return invalid(i);

@@ -2,13 +2,46 @@
 // demo/ but imports the element from ../components and the core from ../src (and ../wasm), so
 // the whole project folder is allowed; the verification worker is bundled as an ES module
 // worker so the core's per-format dynamic imports stay separate chunks.
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { readFile } from 'node:fs/promises';
+import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
+const demoRoot = fileURLToPath(new URL('./demo', import.meta.url));
+
+/**
+ * The dev server labels `.gz` files `Content-Encoding: gzip`, so the browser would hand the
+ * element decompressed bytes under a `.gz` name (which the core rightly reports as
+ * `gzip.not_gzip`). Serve the demo's gzip samples as the plain bytes they are, like any static host.
+ */
+function gzipSamplesAsBytes(): Plugin {
+  return {
+    name: 'verify-export:gzip-samples-as-bytes',
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        // `…gz?url` and other queries are Vite's own module requests; only plain file fetches are ours.
+        const url = request.url ?? '';
+        if (url.includes('?')) return next();
+        const pathname = decodeURIComponent(url);
+        if (!pathname.startsWith('/samples/') || !pathname.endsWith('.gz')) return next();
+        const file = normalize(join(demoRoot, pathname));
+        if (!file.startsWith(join(demoRoot, 'samples'))) return next();
+        readFile(file).then(
+          (body) => {
+            response.writeHead(200, { 'Content-Type': 'application/gzip', 'Content-Length': body.byteLength });
+            response.end(body);
+          },
+          () => next(),
+        );
+      });
+    },
+  };
+}
 
 export default defineConfig({
-  root: fileURLToPath(new URL('./demo', import.meta.url)),
+  root: demoRoot,
+  plugins: [gzipSamplesAsBytes()],
   base: './',
   server: {
     host: '127.0.0.1',
@@ -16,6 +49,12 @@ export default defineConfig({
   },
   preview: { host: '127.0.0.1' },
   worker: { format: 'es' },
+  // The worker's dependencies are not found by Vite's dependency scan (they sit behind the
+  // worker URL and dynamic imports); listing them avoids a mid-session re-optimisation, which
+  // reloads the page and leaves the running worker with stale module URLs.
+  optimizeDeps: {
+    include: ['lit', '@lit/task', 'hash-wasm', 'fflate', '@noble/curves/ed25519.js', '@noble/hashes/sha2.js', '@noble/post-quantum/ml-dsa.js', 'valibot'],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

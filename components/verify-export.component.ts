@@ -148,8 +148,9 @@ export class VerifyExportElement extends LitElement {
       this._resetViewState();
       this._progress = { startedAt: performance.now(), bytesRead: 0, totalBytes: sizeOf(source) };
       this._client ??= createVerifierClient();
+      // The report view loads while the worker verifies; Promise.all also handles a late rejection.
       const view = loadReportView().then((loaded) => (this._reportView = loaded));
-      const report = await this._client.verify(
+      const verifying = this._client.verify(
         toWorkerSource(source),
         {
           name: source.name,
@@ -159,7 +160,7 @@ export class VerifyExportElement extends LitElement {
         },
         { signal, onProgress: (bytesRead, totalBytes) => this._onProgress(bytesRead, totalBytes) },
       );
-      await view;
+      const [report] = await Promise.all([verifying, view]);
       return report;
     },
   });

@@ -1,0 +1,177 @@
+// Differential conformance with Zaxy's own `verify_export` / `verify_subset` (zaxy spec §8–§9):
+// every case of ../shared/fixtures/zaxy/manifest.json through the real CLI (`--compat zaxy`), the
+// raw signature vectors through the kit's verifier and node:crypto, Zaxy's entry ids for the
+// unsigned envelopes, and the kit's own edge vectors (test/vectors/zaxy, recorded against Zaxy's
+// unchanged code) through the core API.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sha256 } from '../../src/crypto/sha256.ts';
+import { merkleRoot, leafHash } from '../../src/crypto/merkle.ts';
+import { verifySignature } from '../../src/crypto/signature.ts';
+import { toHex } from '../../src/encoding/hex.ts';
+import { canonicalJson } from '../../src/json/canonical.ts';
+import { readJson } from '../../src/json/reader.ts';
+import { toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
+import { verify } from '../../src/verify.ts';
+import { runCli } from '../helpers/cli.ts';
+import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
+
+interface Case {
+  readonly file: string;
+  readonly shape: 'signed' | 'subset' | 'unsigned' | 'sigver';
+  readonly expect_public_key: string | null;
+  readonly expected: { ok: boolean; reason: string | null } | null;
+  readonly zaxy_entry_ids?: string[];
+  readonly zaxy_merkle_root_if_signed?: string | null;
+}
+
+interface Sigver {
+  readonly algorithm: string;
+  readonly tests: readonly { tcId: number; pk: string; message: string; signature: string; testPassed: boolean; comment?: string }[];
+}
+
+const cases = loadCases<Case>('zaxy');
+const verdictCases = cases.filter((c) => c.shape !== 'sigver');
+const sigverCases = cases.filter((c) => c.shape === 'sigver');
+
+const nodeSha256: Sha256 = {
+  digest: (data) => createHash('sha256').update(data).digest(),
+  create() {
+    const hash = createHash('sha256');
+    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => hash.digest() as Uint8Array };
+    return hasher;
+  },
+};
+
+const hex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'hex'));
+
+test('the manifest has the 97 cases FIXTURES.md announces, sigver files included', () => {
+  assert.equal(cases.length, 97);
+  assert.equal(sigverCases.length, 3);
+});
+
+for (const c of verdictCases) {
+  test(`CLI --compat zaxy: ${c.file}`, () => {
+    const pin = c.expect_public_key === null ? [] : ['--expect-public-key', c.expect_public_key];
+    const result = runCli(['--compat', 'zaxy', '--format', 'json', ...pin, fixturePath('zaxy', c.file)]);
+    assert.equal(result.stderr, '');
+    const printed = JSON.parse(result.stdout) as { ok: boolean; reason: string | null };
+    assert.deepEqual(printed, c.expected);
+    assert.equal(result.status, c.expected!.ok ? 0 : 1, 'exit code: 0 when Zaxy says OK, 1 when it fails');
+  });
+}
+
+test('CLI text mode prints Zaxy\'s lines', () => {
+  const pass = verdictCases.find((c) => c.expected!.ok)!;
+  const fail = verdictCases.find((c) => c.expected!.reason === 'merkle root mismatch (entries added/removed/altered)')!;
+  const ok = runCli(['--compat', 'zaxy', fixturePath('zaxy', pass.file)]);
+  assert.equal(ok.stdout, 'verify: OK\n');
+  assert.equal(ok.status, 0);
+  const bad = runCli(['--compat', 'zaxy', ...(fail.expect_public_key ? ['--expect-public-key', fail.expect_public_key] : []), fixturePath('zaxy', fail.file)]);
+  assert.equal(bad.stdout, 'verify: FAIL - merkle root mismatch (entries added/removed/altered)\n');
+  assert.equal(bad.status, 1);
+});
+
+test('auto-detection (verify) reaches the Zaxy verifier and tells the three shapes apart', async () => {
+  for (const c of verdictCases) {
+    const report = await verify(readFileSync(fixturePath('zaxy', c.file)), { sha256: nodeSha256, ...(c.expect_public_key ? { expectPublicKey: c.expect_public_key } : {}) });
+    assert.equal(report.format, 'zaxy', c.file);
+    const expectedKind = c.shape === 'subset' ? 'zaxy.subset' : c.shape === 'unsigned' ? 'zaxy.export.unsigned.v1' : 'zaxy.portable.v1';
+    assert.equal(report.kind, expectedKind, c.file);
+    assert.deepEqual(toZaxyJson(report), c.expected, c.file);
+  }
+});
+
+for (const c of sigverCases) {
+  const file = JSON.parse(readFileSync(fixturePath('zaxy', c.file), 'utf8')) as Sigver;
+  test(`sigver ${c.file}: the kit's verifier gives the signing library's verdicts`, async () => {
+    assert.ok(file.tests.length > 0);
+    for (const vector of file.tests) {
+      const verdict = await verifySignature(file.algorithm, hex(vector.pk), hex(vector.message), hex(vector.signature));
+      assert.equal(verdict, vector.testPassed, `tcId ${vector.tcId} ${vector.comment ?? ''}`);
+    }
+  });
+  if (file.algorithm === 'ed25519') {
+    test(`sigver ${c.file}: node:crypto (OpenSSL) agrees on every vector`, () => {
+      for (const vector of file.tests) {
+        const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(vector.pk, 'hex')]);
+        let verdict = false;
+        try {
+          verdict = nodeVerify(null, hex(vector.message), createPublicKey({ key: spki, format: 'der', type: 'spki' }), hex(vector.signature));
+        } catch {
+          verdict = false;
+        }
+        assert.equal(verdict, vector.testPassed, `tcId ${vector.tcId} ${vector.comment ?? ''}`);
+      }
+    });
+  }
+}
+
+for (const c of verdictCases.filter((item) => item.shape === 'unsigned')) {
+  test(`unsigned ${c.file}: entry ids and would-be root equal Zaxy's`, async () => {
+    const bytes = readFileSync(fixturePath('zaxy', c.file));
+    const report = await verifyZaxy(bytes, { sha256: nodeSha256 });
+    const entries = report.details['entries'] as { id: string | null }[];
+    assert.deepEqual(
+      entries.map((entry) => entry.id),
+      c.zaxy_entry_ids,
+    );
+    // The same ids from the value-based writer, and the root a signed export would carry.
+    const read = readJson(bytes);
+    assert.ok(read.ok);
+    const values = (read.value as Map<string, unknown>).get('entries') as Parameters<typeof canonicalJson>[0][];
+    const canonical = values.map((entry) => {
+      const result = canonicalJson(entry);
+      assert.ok(result.ok);
+      return result.bytes;
+    });
+    assert.deepEqual(
+      canonical.map((bytes) => toHex(nodeSha256.digest(bytes))),
+      c.zaxy_entry_ids,
+    );
+    if (c.zaxy_merkle_root_if_signed) {
+      assert.equal(toHex(merkleRoot(canonical.map((bytes) => leafHash(bytes, nodeSha256)), nodeSha256)), c.zaxy_merkle_root_if_signed);
+    }
+    assert.equal(report.overall, 'fail');
+    assert.equal(report.verdicts.structure, 'pass', 'real envelopes pass the structural check');
+    assert.equal(report.verdicts.authenticity, 'fail');
+  });
+}
+
+interface Vector {
+  readonly file: string;
+  readonly desc: string;
+  readonly source: 'zaxy' | 'kit';
+  readonly expect_public_key: string | null;
+  readonly expected: { ok: boolean; reason?: string | null; reason_starts_with?: string };
+  readonly python?: string;
+}
+
+const vectorDir = join(PROJECT_ROOT, 'test/vectors/zaxy');
+const vectors = (JSON.parse(readFileSync(join(vectorDir, 'vectors.json'), 'utf8')) as { vectors: Vector[] }).vectors;
+
+test('kit edge vectors exist', () => {
+  assert.ok(vectors.length >= 100);
+});
+
+for (const vector of vectors) {
+  test(`edge vector ${vector.file}: ${vector.desc}`, async () => {
+    const report = await verifyZaxy(readFileSync(join(vectorDir, vector.file)), {
+      sha256: nodeSha256,
+      name: vector.file,
+      ...(vector.expect_public_key === null ? {} : { expectPublicKey: vector.expect_public_key }),
+    });
+    const answer = toZaxyJson(report);
+    if (vector.source === 'zaxy') {
+      assert.deepEqual(answer, { ok: vector.expected.ok, reason: vector.expected.reason });
+    } else {
+      assert.equal(answer.ok, false);
+      assert.ok(answer.reason!.startsWith(vector.expected.reason_starts_with!), answer.reason!);
+      // Where Python raised before Zaxy's verifier, the kit quotes Python's own message.
+      if (vector.python !== undefined) assert.ok(answer.reason!.includes(vector.python.slice(vector.python.indexOf(': ') + 2)), answer.reason!);
+    }
+  });
+}

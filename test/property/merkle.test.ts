@@ -1,0 +1,67 @@
+// Merkle properties (zaxy spec §6): for random trees of 1..300 leaves, every inclusion proof
+// verifies; flipping any bit of the leaf, of any proof sibling, or of the root makes it fail;
+// changing a side from "L" to anything else (or back) makes it fail.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import type { Sha256 } from '../../src/crypto/sha256.ts';
+import { inclusionProof, merkleRoot, type ProofStep, verifyInclusion } from '../../src/crypto/merkle.ts';
+
+const sha256: Sha256 = {
+  digest: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
+  create() {
+    const hash = createHash('sha256');
+    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => new Uint8Array(hash.digest()) };
+    return hasher;
+  },
+};
+
+const tree = fc.integer({ min: 1, max: 300 }).chain((n) =>
+  fc.record({
+    leaves: fc.array(fc.uint8Array({ minLength: 32, maxLength: 32 }), { minLength: n, maxLength: n }),
+    index: fc.nat(n - 1),
+    bit: fc.nat(255),
+    step: fc.nat(),
+  }),
+);
+
+function flip(bytes: Uint8Array, bit: number): Uint8Array {
+  const out = bytes.slice();
+  out[bit >> 3]! ^= 1 << (bit & 7);
+  return out;
+}
+
+test('every disclosure of a random tree verifies', () => {
+  fc.assert(
+    fc.property(tree, ({ leaves }) => {
+      const root = merkleRoot(leaves, sha256);
+      for (let i = 0; i < leaves.length; i++) {
+        assert.deepEqual(verifyInclusion(leaves[i]!, inclusionProof(leaves, i, sha256), root, sha256), { ok: true });
+      }
+    }),
+    { numRuns: 25 },
+  );
+});
+
+test('flipping any bit of the leaf, a sibling, or the root fails; so does changing a side', () => {
+  fc.assert(
+    fc.property(tree, ({ leaves, index, bit, step }) => {
+      const root = merkleRoot(leaves, sha256);
+      const proof = inclusionProof(leaves, index, sha256);
+      const leaf = leaves[index]!;
+      assert.equal(verifyInclusion(flip(leaf, bit), proof, root, sha256).ok, false, 'leaf bit');
+      assert.equal(verifyInclusion(leaf, proof, flip(root, bit), sha256).ok, false, 'root bit');
+      if (proof.length > 0) {
+        const k = step % proof.length;
+        const sibling: ProofStep[] = proof.map((s, j) => (j === k ? { ...s, sibling: flip(s.sibling, bit) } : s));
+        assert.equal(verifyInclusion(leaf, sibling, root, sha256).ok, false, 'sibling bit');
+        const side: ProofStep[] = proof.map((s, j) => (j === k ? { ...s, side: s.side === 'L' ? 'R' : 'L' } : s));
+        assert.equal(verifyInclusion(leaf, side, root, sha256).ok, false, 'side');
+        assert.equal(verifyInclusion(leaf, proof.slice(0, -1), root, sha256).ok, false, 'truncated');
+        assert.equal(verifyInclusion(leaf, [...proof, proof[0]!], root, sha256).ok, false, 'extended');
+      }
+    }),
+    { numRuns: 300 },
+  );
+});

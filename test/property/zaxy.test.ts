@@ -1,0 +1,175 @@
+// discloseSubset properties (zaxy spec §3, §4.3): its output is byte for byte the subset Zaxy's
+// disclose_subset wrote for the shared fixtures (where the bundle is given), and for random
+// signed bundles of 1..300 entries every disclosure verifies with verifyZaxy, while a flipped
+// bit anywhere in a disclosed content or proof sibling makes it fail.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import type { Sha256 } from '../../src/crypto/sha256.ts';
+import { leafHash, merkleRoot } from '../../src/crypto/merkle.ts';
+import { toHex } from '../../src/encoding/hex.ts';
+import { canonicalJson, pythonJsonDumps } from '../../src/json/canonical.ts';
+import { readJson } from '../../src/json/reader.ts';
+import type { JsonObject, JsonValue } from '../../src/json/value.ts';
+import { discloseSubset, type DisclosureSelector, toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
+import { fixturePath, loadCases } from '../helpers/fixtures.ts';
+
+const sha256: Sha256 = {
+  digest: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
+  create() {
+    const hash = createHash('sha256');
+    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => new Uint8Array(hash.digest()) };
+    return hasher;
+  },
+};
+
+interface Case {
+  readonly file: string;
+  readonly shape: string;
+  readonly category: string;
+  readonly note: string;
+  readonly expect_public_key: string | null;
+  readonly expected: { ok: boolean; reason: string | null } | null;
+}
+
+const HEADER = ['version', 'algorithm', 'public_key', 'session_id', 'created_at', 'nonce', 'merkle_root', 'signature'] as const;
+const cases = loadCases<Case>('zaxy');
+const read = (file: string): Map<string, JsonValue> => {
+  const result = readJson(readFileSync(fixturePath('zaxy', file)));
+  assert.ok(result.ok, file);
+  return result.value as Map<string, JsonValue>;
+};
+const sameHeader = (a: Map<string, JsonValue>, b: Map<string, JsonValue>): boolean => HEADER.every((key) => a.get(key) === b.get(key));
+
+/** The selectors Zaxy's disclose_export_bundle was called with (manifest notes). */
+const SELECTORS: Record<string, DisclosureSelector> = {
+  'subset-ed25519-n5-selector-goal.json': { grains: ['event'], kinds: ['goal.created'] },
+  'subset-ed25519-n5-selector-semantic-since.json': { grains: ['semantic'], since_seq: 1, max_seq: 2 },
+};
+
+test('discloseSubset reproduces the fixtures\' subsets byte for byte from their bundles', async () => {
+  const bundles = cases.filter((c) => c.shape === 'signed' && (c.expected?.ok || c.expected?.reason === 'public key does not match the pinned/expected key'));
+  let compared = 0;
+  for (const subsetCase of cases.filter((c) => c.category === 'subset-valid')) {
+    const subset = read(subsetCase.file);
+    const source = bundles.find((b) => sameHeader(read(b.file), subset));
+    if (source === undefined) continue;
+    const indices = (subset.get('disclosed') as Map<string, JsonValue>[]).map((d) => Number(d.get('index')));
+    const selection = SELECTORS[subsetCase.file] ?? indices;
+    const result = await discloseSubset(readFileSync(fixturePath('zaxy', source.file)), selection, { sha256 });
+    assert.ok(result.ok, subsetCase.file);
+    assert.equal(result.json, readFileSync(fixturePath('zaxy', subsetCase.file), 'utf8'), `${subsetCase.file} from ${source.file}`);
+    assert.deepEqual(result.indices, indices);
+    compared++;
+  }
+  assert.ok(compared >= 11, `only ${compared} subsets had their bundle`);
+});
+
+test('subsets whose bundle differs only in its signer disclose the same entries and proofs', async () => {
+  let compared = 0;
+  for (const subsetCase of cases.filter((c) => c.category === 'subset-valid')) {
+    const subset = read(subsetCase.file);
+    const source = cases.find((b) => b.shape === 'signed' && b.expected?.ok && read(b.file).get('merkle_root') === subset.get('merkle_root') && !sameHeader(read(b.file), subset));
+    if (source === undefined) continue;
+    const disclosed = subset.get('disclosed') as Map<string, JsonValue>[];
+    const result = await discloseSubset(readFileSync(fixturePath('zaxy', source.file)), disclosed.map((d) => Number(d.get('index'))), { sha256 });
+    assert.ok(result.ok);
+    const ours = (readJson(new TextEncoder().encode(result.json)) as { value: Map<string, JsonValue> }).value.get('disclosed');
+    assert.equal(pythonJsonDumps(ours!, { indent: 2 }), pythonJsonDumps(disclosed, { indent: 2 }), subsetCase.file);
+    compared++;
+  }
+  assert.ok(compared >= 2, `only ${compared} subsets compared`);
+});
+
+test('discloseSubset refuses unsigned envelopes and out-of-range indices, and rejects bad selectors', async () => {
+  const unsigned = await discloseSubset(readFileSync(fixturePath('zaxy', 'unsigned-event-3.json')), [0], { sha256 });
+  assert.deepEqual(unsigned, { ok: false, reason: 'disclosure requires a signed bundle (merkle_root + signature)' });
+  const outOfRange = await discloseSubset(readFileSync(fixturePath('zaxy', 'signed-ed25519-n3.json')), [3], { sha256 });
+  assert.equal(outOfRange.ok, false);
+  await assert.rejects(discloseSubset(readFileSync(fixturePath('zaxy', 'signed-ed25519-n3.json')), { grains: [] }), TypeError);
+  await assert.rejects(discloseSubset(readFileSync(fixturePath('zaxy', 'signed-ed25519-n3.json')), [0.5]), TypeError);
+});
+
+// Random signed bundles, built here the way Zaxy builds them (build_export) and signed with node:crypto.
+const keyPair = generateKeyPairSync('ed25519');
+const publicKey = toHex(new Uint8Array(keyPair.publicKey.export({ format: 'der', type: 'spki' }).subarray(12)));
+
+function buildBundle(contents: JsonValue[]): string {
+  const canonical = contents.map((content) => {
+    const result = canonicalJson(content);
+    assert.ok(result.ok);
+    return result.bytes;
+  });
+  const header: JsonObject = new Map<string, JsonValue>([
+    ['version', 'zaxy.portable.v1'],
+    ['algorithm', 'ed25519'],
+    ['public_key', publicKey],
+    ['session_id', 'prop'],
+    ['created_at', '2026-06-15T00:00:00+00:00'],
+    ['nonce', '0123456789abcdef0123456789abcdef'],
+    ['merkle_root', toHex(merkleRoot(canonical.map((bytes) => leafHash(bytes, sha256)), sha256))],
+  ]);
+  const signed = canonicalJson(header);
+  assert.ok(signed.ok);
+  const bundle: JsonObject = new Map([
+    ...header,
+    ['anchor', null],
+    ['entries', contents.map((content, i) => new Map<string, JsonValue>([['id', toHex(sha256.digest(canonical[i]!))], ['content', content]]))],
+    ['signature', toHex(new Uint8Array(nodeSign(null, signed.bytes, keyPair.privateKey)))],
+  ]);
+  return pythonJsonDumps(bundle, { indent: 2 });
+}
+
+const content = fc
+  .record({
+    grain: fc.constantFrom('event', 'semantic'),
+    kind: fc.constantFrom('goal.created', 'entity:goal', 'edge:created'),
+    seq: fc.integer({ min: 1, max: 50 }),
+    payload: fc.jsonValue({ maxDepth: 2 }),
+    f: fc.double({ noNaN: true }),
+    text: fc.string({ unit: 'binary', maxLength: 8 }),
+  })
+  .map((record) => {
+    const read = readJson(new TextEncoder().encode(JSON.stringify(record)));
+    assert.ok(read.ok);
+    return read.value;
+  });
+
+test('random bundles (1..300 entries): every disclosure verifies; a flipped content or sibling fails', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(content, { minLength: 1, maxLength: 300 }),
+      fc.array(fc.nat(), { maxLength: 6 }),
+      fc.nat(),
+      async (contents, picks, bit) => {
+        const bundle = buildBundle(contents);
+        assert.deepEqual(toZaxyJson(await verifyZaxy(bundle, { sha256, expectPublicKey: publicKey })), { ok: true, reason: null });
+        const indices = picks.map((pick) => pick % contents.length);
+        const result = await discloseSubset(bundle, indices, { sha256 });
+        assert.ok(result.ok);
+        const report = await verifyZaxy(result.json, { sha256, expectPublicKey: publicKey });
+        assert.deepEqual(toZaxyJson(report), { ok: true, reason: null });
+        assert.equal(report.details['disclosed_count'], indices.length);
+        if (indices.length === 0) return;
+        // Flip one bit of a proof sibling's hex, or change one content character.
+        const subset = (readJson(new TextEncoder().encode(result.json)) as { value: Map<string, JsonValue> }).value;
+        const disclosed = subset.get('disclosed') as Map<string, JsonValue>[];
+        const target = disclosed[bit % disclosed.length]!;
+        const proof = target.get('proof') as string[][];
+        if (proof.length > 0 && bit % 2 === 0) {
+          const step = proof[bit % proof.length]!;
+          const byte = parseInt(step[0]!.slice(0, 2), 16) ^ (1 << (bit % 8));
+          step[0] = byte.toString(16).padStart(2, '0') + step[0]!.slice(2);
+        } else {
+          (target.get('content') as Map<string, JsonValue>).set('seq', 1000n);
+        }
+        const tampered = await verifyZaxy(pythonJsonDumps(subset, { indent: 2 }), { sha256, expectPublicKey: publicKey });
+        assert.equal(toZaxyJson(tampered).ok, false);
+        assert.match(toZaxyJson(tampered).reason!, /^inclusion proof failed for index \d+$/);
+      },
+    ),
+    { numRuns: 25 },
+  );
+});

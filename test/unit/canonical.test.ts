@@ -1,0 +1,171 @@
+// Python's canonical JSON (zaxy spec §5): both writers (value-based and tape-based) against the
+// spec's table, CPython's outputs, and 400 random documents recorded from CPython 3.11
+// (test/vectors/zaxy/canonical). Also Python's repr()/str() used in Zaxy's reasons.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { canonicalJson, compareCodePoints, pythonJsonDumps, quoteJsonString, surrogateErrorMessage } from '../../src/json/canonical.ts';
+import { createByteSink, createCanonicalScratch, writeCanonicalFromTape } from '../../src/json/canonical-tape.ts';
+import { pythonFloatRepr, pythonJsonFloat } from '../../src/json/python-float.ts';
+import { isPythonPrintable } from '../../src/json/python-printable.ts';
+import { pythonRepr, pythonStr, pythonStringRepr } from '../../src/json/python.ts';
+import { readJson } from '../../src/json/reader.ts';
+import { createScanContext, scanValue } from '../../src/json/tape.ts';
+import type { JsonValue } from '../../src/json/value.ts';
+import { PROJECT_ROOT } from '../helpers/fixtures.ts';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Canonical text of a JSON document by both writers; asserts they agree. */
+function canonical(text: string): string {
+  const bytes = encoder.encode(text);
+  const read = readJson(bytes);
+  assert.ok(read.ok, text);
+  const tree = canonicalJson(read.value);
+  const context = createScanContext(bytes, 1000);
+  assert.ok(scanValue(context, 0, 0) >= 0);
+  const sink = createByteSink(8);
+  const fault = writeCanonicalFromTape(bytes, context.tape.data, 0, sink, createCanonicalScratch());
+  if (!tree.ok) {
+    assert.ok(fault !== undefined);
+    assert.equal(surrogateErrorMessage(fault), tree.message);
+    return `error: ${tree.message}`;
+  }
+  assert.equal(fault, undefined);
+  const fromTape = decoder.decode(sink.bytes.subarray(0, sink.length));
+  assert.equal(fromTape, decoder.decode(tree.bytes), `writers disagree on ${text}`);
+  return fromTape;
+}
+
+test('floats print as Python repr (spec §5 table)', () => {
+  const table: [string, string][] = [
+    ['1.0', '1.0'],
+    ['2.50', '2.5'],
+    ['100.0', '100.0'],
+    ['1e15', '1000000000000000.0'],
+    ['1e16', '1e+16'],
+    ['1.2345678901234568e20', '1.2345678901234568e+20'],
+    ['1e21', '1e+21'],
+    ['1e100', '1e+100'],
+    ['1e-5', '1e-05'],
+    ['1e-7', '1e-07'],
+    ['0.0001', '0.0001'],
+    ['5e-324', '5e-324'],
+    ['-0.0', '-0.0'],
+    ['0.30000000000000004', '0.30000000000000004'],
+    ['NaN', 'NaN'],
+    ['Infinity', 'Infinity'],
+    ['-Infinity', '-Infinity'],
+    ['1E2', '100.0'],
+    ['0.1e1', '1.0'],
+    ['2E0', '2.0'],
+    ['1e400', 'Infinity'],
+    ['-1e400', '-Infinity'],
+    ['1e-400', '0.0'],
+    ['-1e-400', '-0.0'],
+    ['1.7976931348623157e308', '1.7976931348623157e+308'],
+    ['123456789012345678', '123456789012345678'],
+    ['-0', '0'],
+  ];
+  for (const [input, output] of table) assert.equal(canonical(input), output, input);
+});
+
+test('pythonFloatRepr matches repr() at the layout boundaries', () => {
+  assert.equal(pythonFloatRepr(9999999999999998), '9999999999999998.0');
+  assert.equal(pythonFloatRepr(1e16), '1e+16');
+  assert.equal(pythonFloatRepr(0.0001), '0.0001');
+  assert.equal(pythonFloatRepr(0.00009999), '9.999e-05');
+  assert.equal(pythonFloatRepr(-1.5e-10), '-1.5e-10');
+  assert.equal(pythonFloatRepr(NaN), 'nan');
+  assert.equal(pythonFloatRepr(-Infinity), '-inf');
+  assert.equal(pythonJsonFloat(-Infinity), '-Infinity');
+});
+
+test('keys sort by code point (not UTF-16), duplicates keep the last value', () => {
+  assert.equal(canonical('{"\\uff01": 1, "\\ud83d\\ude00": 2, "\\ue000": 3}'), '{"\ue000":3,"\uff01":1,"\u{1F600}":2}');
+  assert.equal(canonical('{"b": 1, "a": 2, "b": 3}'), '{"a":2,"b":3}');
+  assert.equal(canonical('{"é": 1, "e\\u0301": 2}'), '{"e\u0301":2,"é":1}', 'no normalisation: NFD sorts before NFC here');
+  assert.ok(compareCodePoints('\u{10000}', '\uffff') > 0);
+  assert.ok(compareCodePoints('\ud800', '\ue000') < 0, 'a lone surrogate is its own code point');
+  assert.ok(compareCodePoints('a', 'ab') < 0);
+});
+
+test('strings: only " \\ and C0 controls are escaped, lowercase hex; everything else raw', () => {
+  assert.equal(canonical('"\\u00e9\\/\\u0001\\u001f\\b\\f\\n\\r\\t\\"\\\\\\u2028\\u007f\\ud83d\\ude00"'), '"é/\\u0001\\u001f\\b\\f\\n\\r\\t\\"\\\\\u2028\u007f\u{1F600}"');
+  assert.equal(quoteJsonString('\u0000'), '"\\u0000"');
+});
+
+test('big integers are exact; structure has no whitespace; empty containers stay', () => {
+  assert.equal(canonical('[9007199254740993, -100000000000000000000000, {}, [], [[]], {"a": {}}]'), '[9007199254740993,-100000000000000000000000,{},[],[[]],{"a":{}}]');
+});
+
+test('lone surrogates give CPython\'s UnicodeEncodeError, positions in code points', () => {
+  assert.equal(canonical('"ab\\ud800"'), "error: 'utf-8' codec can't encode character '\\ud800' in position 3: surrogates not allowed");
+  assert.equal(canonical('["\\ud83d\\ude00", "x\\udc00\\ud800y"]'), "error: 'utf-8' codec can't encode characters in position 7-8: surrogates not allowed");
+  assert.equal(canonical('{"b": "\\ud800", "a": "\\udfff"}'), "error: 'utf-8' codec can't encode character '\\udfff' in position 6: surrogates not allowed", 'the first in canonical order');
+});
+
+test('the 400 random documents recorded from CPython: same canonical bytes or the same error', () => {
+  const file = JSON.parse(readFileSync(join(PROJECT_ROOT, 'test/vectors/zaxy/canonical/vectors.json'), 'utf8')) as { vectors: { text: string; canonical?: string; error?: string; pretty?: string }[] };
+  assert.equal(file.vectors.length, 400);
+  for (const vector of file.vectors) {
+    const ours = canonical(vector.text);
+    if (vector.error !== undefined) assert.equal(ours, `error: ${vector.error}`, vector.text);
+    else {
+      assert.equal(ours, vector.canonical, vector.text);
+      const read = readJson(encoder.encode(vector.text));
+      assert.ok(read.ok);
+      assert.equal(pythonJsonDumps(read.value, { indent: 2 }), vector.pretty, `indent=2 layout of ${vector.text}`);
+    }
+  }
+});
+
+test('both writers agree on random JSON (fast-check)', () => {
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 5 }), (text) => {
+      canonical(text);
+    }),
+    { numRuns: 1000 },
+  );
+  const key = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\uff01', '\u{1F600}', '\ue000', '"', '\\', '\n') , maxLength: 4 });
+  fc.assert(
+    fc.property(fc.dictionary(key, fc.oneof(fc.double(), fc.integer(), fc.string())), (object) => {
+      canonical(JSON.stringify(object));
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test('pythonJsonDumps with indent=2 is Zaxy\'s file layout', () => {
+  const value = new Map<string, JsonValue>([
+    ['b', [1n, 2.5, new Map()]],
+    ['a', []],
+  ]);
+  assert.equal(pythonJsonDumps(value, { indent: 2 }), '{\n  "b": [\n    1,\n    2.5,\n    {}\n  ],\n  "a": []\n}');
+});
+
+test('repr() and str() as CPython 3.11 prints them', () => {
+  assert.equal(pythonRepr('zaxy.portable.v2'), "'zaxy.portable.v2'");
+  assert.equal(pythonRepr("it's"), '"it\'s"');
+  assert.equal(pythonRepr('it\'s "x"'), "'it\\'s \"x\"'");
+  assert.equal(pythonRepr('a\u0000b\u007f\t\n\r\\'), "'a\\x00b\\x7f\\t\\n\\r\\\\'");
+  assert.equal(pythonRepr('a\u2028b\u00a0c\u00e9'), "'a\\u2028b\\xa0cé'");
+  assert.equal(pythonRepr('\u{1FAE8}'), "'\\U0001fae8'", 'unassigned in Unicode 14');
+  assert.equal(pythonRepr('\u{1F600}\ud800'), "'\u{1F600}\\ud800'");
+  assert.equal(pythonRepr(null), 'None');
+  assert.equal(pythonRepr(true), 'True');
+  assert.equal(pythonRepr(1n), '1');
+  assert.equal(pythonRepr(1), '1.0');
+  assert.equal(pythonRepr(NaN), 'nan');
+  assert.equal(pythonRepr([1n, 'a', [null]]), "[1, 'a', [None]]");
+  assert.equal(pythonRepr(new Map<string, JsonValue>([['k', 3n], ['j', new Map()]])), "{'k': 3, 'j': {}}");
+  assert.equal(pythonStr('two'), 'two');
+  assert.equal(pythonStr(2), '2.0');
+  assert.equal(pythonStringRepr(''), "''");
+  assert.equal(isPythonPrintable(0x20), true);
+  assert.equal(isPythonPrintable(0xad), false, 'soft hyphen is Cf');
+  assert.equal(isPythonPrintable(0x10ffff), false);
+});

@@ -1,0 +1,170 @@
+// The lossless JSON reader: Python json.loads semantics (zaxy spec §5, §14), errors as data with
+// CPython's wording (expected texts below were taken from CPython 3.11.7).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { readJson, readJsonAt, readJsonDocument } from '../../src/json/reader.ts';
+import type { JsonValue } from '../../src/json/value.ts';
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+const read = (text: string): JsonValue => {
+  const result = readJson(encode(text));
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+};
+const error = (input: string | Uint8Array, maxDepth?: number) => {
+  const result = readJson(typeof input === 'string' ? encode(input) : input, maxDepth === undefined ? {} : { maxDepth });
+  assert.equal(result.ok, false, 'expected a read error');
+  return (result as { error: { kind: string; message: string; offset: number } }).error;
+};
+
+test('integers are exact bigints, floats are numbers: 1 and 1.0 stay apart', () => {
+  assert.deepEqual(read('[1, 1.0, -0, -0.0, 9007199254740993, 100000000000000000000000000000]'), [1n, 1, 0n, -0, 9007199254740993n, 10n ** 29n]);
+  assert.ok(Object.is((read('-0.0') as number), -0));
+  assert.equal(read('1E2'), 100);
+  assert.equal(read('1e400'), Infinity);
+  assert.equal(read('-1e400'), -Infinity);
+  assert.equal(read('1e-400'), 0);
+});
+
+test('NaN, Infinity and -Infinity tokens are accepted', () => {
+  const value = read('[NaN, Infinity, -Infinity]') as number[];
+  assert.ok(Number.isNaN(value[0]));
+  assert.deepEqual(value.slice(1), [Infinity, -Infinity]);
+});
+
+test('escapes decode; lone surrogates stay lone, pairs join', () => {
+  assert.equal(read('"caf\\u00e9 \\/ \\n"'), 'café / \n');
+  assert.equal(read('"\\ud83d\\ude00"'), '\u{1F600}');
+  assert.equal(read('"\\ud800x"'), '\ud800x');
+  assert.equal(read('"\\udc00\\ud800"'), '\udc00\ud800');
+});
+
+test('objects are Maps: the last duplicate wins at the first position; __proto__ is data', () => {
+  const value = read('{"k": 1, "j": 2, "k": 3, "__proto__": {"x": 1}}') as Map<string, JsonValue>;
+  assert.deepEqual([...value.keys()], ['k', 'j', '__proto__']);
+  assert.equal(value.get('k'), 3n);
+  assert.equal(({} as Record<string, unknown>)['x'], undefined);
+});
+
+test('syntax errors carry CPython json.JSONDecodeError texts and byte offsets', () => {
+  assert.deepEqual(error('{"a":1,}'), { kind: 'syntax', message: 'Expecting property name enclosed in double quotes: line 1 column 8 (char 7)', offset: 7 });
+  assert.equal(error('[1,]').message, 'Expecting value: line 1 column 4 (char 3)');
+  assert.equal(error('"a\\x"').message, 'Invalid \\escape: line 1 column 3 (char 2)');
+  assert.equal(error('"a\\u12"').message, 'Invalid \\uXXXX escape: line 1 column 4 (char 3)');
+  assert.equal(error('"a\u0001"').message, 'Invalid control character at: line 1 column 3 (char 2)');
+  assert.equal(error('"abc').message, 'Unterminated string starting at: line 1 column 1 (char 0)');
+  assert.equal(error('{"a" 1}').message, "Expecting ':' delimiter: line 1 column 6 (char 5)");
+  assert.equal(error('{"a":1 "b"}').message, "Expecting ',' delimiter: line 1 column 8 (char 7)");
+  assert.equal(error('[1 2]').message, "Expecting ',' delimiter: line 1 column 4 (char 3)");
+  assert.equal(error('{} x').message, 'Extra data: line 1 column 4 (char 3)');
+  assert.equal(error('').message, 'Expecting value: line 1 column 1 (char 0)');
+  assert.equal(error('{1:2}').message, 'Expecting property name enclosed in double quotes: line 1 column 2 (char 1)');
+  assert.equal(error('{\n "é": x}').message, 'Expecting value: line 2 column 7 (char 8)', 'positions count code points');
+  assert.equal(error('[1.]').message, "Expecting ',' delimiter: line 1 column 3 (char 2)", 'a number takes its fraction only when complete');
+  assert.equal(error('-').message, 'Expecting value: line 1 column 1 (char 0)');
+});
+
+test('file-level errors outrank syntax: invalid UTF-8 anywhere, then a BOM', () => {
+  const invalid = error(new Uint8Array([0x5b, 0x31, 0x2c, 0x2c, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d]));
+  assert.equal(invalid.kind, 'utf8');
+  assert.equal(invalid.message, "'utf-8' codec can't decode byte 0xed in position 5: invalid continuation byte");
+  assert.equal(error(new Uint8Array([0x22, 0xf0, 0x9f, 0x98])).message, "'utf-8' codec can't decode bytes in position 1-3: unexpected end of data");
+  assert.equal(error(new Uint8Array([0x22, 0xc3, 0x28, 0x22])).message, "'utf-8' codec can't decode byte 0xc3 in position 1: invalid continuation byte");
+  const bom = error(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]));
+  assert.deepEqual(bom, { kind: 'bom', message: 'Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', offset: 0 });
+});
+
+test('integers over 4300 digits are refused as CPython refuses them; 4300 are fine', () => {
+  assert.equal(typeof read('-' + '9'.repeat(4300)), 'bigint');
+  const tooLong = error('[' + '1'.repeat(4301) + ']');
+  assert.equal(tooLong.kind, 'integer_digits');
+  assert.equal(tooLong.offset, 1);
+  assert.match(tooLong.message, /^Exceeds the limit \(4300 digits\) for integer string conversion: value has 4301 digits/);
+  assert.equal(typeof read('1' + '0'.repeat(5000) + '.5'), 'number', 'floats have no digit limit');
+});
+
+test('nesting is bounded by maxDepth without recursion (a million levels do not overflow the stack)', () => {
+  assert.deepEqual(read('[[[]]]'), [[[]]]);
+  assert.equal(error('[[[]]]', 2).kind, 'depth');
+  assert.equal(error('[[[]]]', 2).message, 'maximum recursion depth exceeded while decoding a JSON array from a unicode string');
+  assert.equal(error('{"a":{"b":{}}}', 2).message, 'maximum recursion depth exceeded while decoding a JSON object from a unicode string');
+  const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
+  assert.equal(readJson(encode(deep), { maxDepth: 2_000_000 }).ok, true);
+});
+
+test('large documents grow the tape without losing nodes', () => {
+  const value = { list: Array.from({ length: 5000 }, (_, i) => ({ i, s: `x${i}`, f: i + 0.5 })) };
+  const read = readJson(encode(JSON.stringify(value)));
+  assert.ok(read.ok);
+  const list = (read.value as Map<string, JsonValue>).get('list') as Map<string, JsonValue>[];
+  assert.equal(list.length, 5000);
+  assert.equal(list[4999]!.get('s'), 'x4999');
+  assert.equal(list[4999]!.get('f'), 4999.5);
+});
+
+test('readJsonDocument streams named top-level arrays; the last duplicate key wins', () => {
+  const seen: string[] = [];
+  const result = readJsonDocument(encode('{"a": [1, {"b": 2}], "c": "x", "a": [3], "d": [4]}'), {
+    streamKeys: ['a'],
+    startArray(key) {
+      seen.push(`start ${key}`);
+    },
+    element(key, index, element) {
+      seen.push(`${key}[${index}] tag ${element.tape[element.node]}`);
+    },
+  });
+  assert.ok(result.ok);
+  assert.deepEqual(seen, ['start a', 'a[0] tag 4', 'a[1] tag 1', 'start a', 'a[0] tag 4']);
+  const root = result.root as Map<string, unknown>;
+  assert.deepEqual(root.get('a'), { streamed: true, length: 1 });
+  assert.deepEqual(root.get('d'), [4n]);
+  assert.deepEqual([...root.keys()], ['a', 'c', 'd']);
+});
+
+test('readJsonDocument reports errors inside streamed elements like readJson', () => {
+  const text = '{"a": [1, {"b": 2,}]}';
+  const streamed = readJsonDocument(encode(text), { streamKeys: ['a'], startArray() {}, element() {} });
+  const plain = readJson(encode(text));
+  assert.equal(streamed.ok, false);
+  assert.deepEqual(streamed.ok ? undefined : streamed.error, plain.ok ? undefined : plain.error);
+});
+
+test('readJsonAt reads one value at an offset', () => {
+  assert.deepEqual(readJsonAt(encode('{"a": [1, "x"]}'), 6), { ok: true, value: [1n, 'x'] });
+});
+
+test('never throws, on any bytes', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+      const result = readJson(bytes);
+      if (!result.ok) assert.equal(typeof result.error.message, 'string');
+    }),
+    { numRuns: 2000 },
+  );
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', ':', ',', '1', 'e', '.', '-', 'N', '\\', 'u', ' ', 'a') , maxLength: 40 }), (text) => {
+      readJson(encode(text));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('agrees with JSON.parse on everything JSON.parse reads exactly', () => {
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 4 }), (text) => {
+      const ours = readJson(encode(text));
+      assert.ok(ours.ok);
+      const toPlain = (value: JsonValue): unknown =>
+        value instanceof Map
+          ? Object.fromEntries([...value].map(([k, v]) => [k, toPlain(v)]))
+          : Array.isArray(value)
+            ? value.map(toPlain)
+            : typeof value === 'bigint'
+              ? Number(value)
+              : value;
+      assert.deepEqual(toPlain(ours.value), JSON.parse(text, (_key, value: unknown) => (Object.is(value, -0) ? 0 : value)));
+    }),
+    { numRuns: 500 },
+  );
+});

@@ -31,4 +31,12 @@ export const AGENTXCHAIN_CODES = /* @__PURE__ */ Object.freeze({
   'agentxchain.failed_repo_claimed': { dimension: 'integrity', summary: 'summary.aggregated_events.repos_with_events names a repo whose export failed (ok: false).' },
   // The kit's own extra checks (warnings; errors with strict)
   'agentxchain.file_integrity_skipped': { dimension: 'integrity', summary: 'content_base64 is null (truncated or content_base64_skipped): the entry\'s bytes, sha256 and data were not checked.' },
+  // Runner-interface artifacts of turns in flight (issue 7; warnings, errors with strict)
+  'runner.turn_result_invalid': { dimension: 'structure', summary: 'A staged turn result (.agentxchain/staging/<turn_id>/turn-result.json) does not have the turn-result shape.' },
+  'runner.dispatch_invalid': { dimension: 'structure', summary: 'The dispatch index or a bundle\'s ASSIGNMENT.json does not have its expected shape.' },
+  'runner.turn_not_active': { dimension: 'integrity', summary: 'A turn is staged, dispatched or listed in the dispatch index but is not a key of state.active_turns.' },
+  'runner.turn_id_mismatch': { dimension: 'integrity', summary: 'A staged result, assignment or index entry names another turn than the path or key it is stored under.' },
+  'runner.run_id_mismatch': { dimension: 'integrity', summary: 'A staged result, assignment or the dispatch index belongs to another run than state.run_id.' },
+  'runner.role_mismatch': { dimension: 'integrity', summary: 'A staged result, assignment or index entry names another role than the one state.active_turns assigns.' },
+  'runner.delegation_id_duplicate': { dimension: 'integrity', summary: 'A staged turn result issues the same delegation id more than once.' },
 } satisfies CodeTable);

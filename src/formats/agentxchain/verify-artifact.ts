@@ -8,6 +8,7 @@ import { reportError, type CheckContext, type Scope } from './context.ts';
 import { verifyFilesMap, type FileRow } from './files.ts';
 import { describeValue, isJsonObject, isParsableDate, jsString, type JsonObject } from './js-semantics.ts';
 import { verifyRunExport } from './run-export.ts';
+import { verifyRunnerArtifacts, type RunnerSection } from './runner/verify-runner.ts';
 
 export const RUN_EXPORT = 'agentxchain_run_export';
 export const COORDINATOR_EXPORT = 'agentxchain_coordinator_export';
@@ -16,6 +17,8 @@ export const COORDINATOR_EXPORT = 'agentxchain_coordinator_export';
 export interface ExportRows {
   readonly files: FileRow[];
   readonly repos: RepoRow[];
+  /** Runner-interface artifacts of a run export (issue 7), when anything is in flight. */
+  readonly runner?: RunnerSection;
 }
 
 /** §3: verifies one export object (the caller has checked that it is a JSON object). */
@@ -34,7 +37,9 @@ export function verifyExportObject(context: CheckContext, scope: Scope, artifact
 
   if (exportKind === RUN_EXPORT) {
     verifyRunExport(context, scope, artifact);
-    return { files, repos: [] };
+    // The kit's own extended checks: warnings only, never part of the reference's verdict.
+    const runner = verifyRunnerArtifacts(context, scope, artifact);
+    return runner === undefined ? { files, repos: [] } : { files, repos: [], runner };
   }
   if (exportKind === COORDINATOR_EXPORT) {
     return { files, repos: verifyCoordinatorExport(context, scope, artifact, verifyChildExport) };

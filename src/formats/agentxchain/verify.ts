@@ -61,6 +61,7 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
         const rows = verifyExportObject(checks, ROOT_SCOPE, artifact);
         details['files'] = rows.files;
         if (rows.repos.length > 0) details['repos'] = rows.repos;
+        if (rows.runner !== undefined) details['runner'] = rows.runner;
         // What toAgentxchainJson needs beyond the findings (an object, so text views skip it).
         details['compat'] = { shape: 'report', error_count: checks.errorCount };
         collector.add('kit.unsigned_format', '$', 'AgentXchain exports carry no signature: an edit that also rewrites bytes, sha256, content_base64 and data (re-sealed) cannot be detected', {

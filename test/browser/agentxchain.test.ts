@@ -56,6 +56,25 @@ describe('AgentXchain verification in Chromium (shared fixtures)', () => {
     assert(v8Worded <= 10 && exact === manifest.cases.length - crashes - v8Worded, `${exact} exact, ${v8Worded} V8-worded, ${crashes} crashes`);
   });
 
+  it('reports the runner inconsistencies of the rn-* fixtures as warnings, none for real in-flight exports', async () => {
+    const expected: Record<string, string | null> = {
+      'real-inflight-dev-staged.json': null,
+      'real-inflight-retry.json': null,
+      'rn-staged-turn-id-mismatch.json': 'runner.turn_id_mismatch',
+      'rn-staged-run-id-foreign.json': 'runner.run_id_mismatch',
+      'rn-staged-orphan-no-active-turn.json': 'runner.turn_not_active',
+      'rn-staged-duplicate-delegation-ids.json': 'runner.delegation_id_duplicate',
+    };
+    for (const [file, code] of Object.entries(expected)) {
+      const report = await verifyAgentxchain(await fixtureBytes(`agentxchain/${file}`), { name: file });
+      const runner = report.findings.filter((f) => f.code.startsWith('runner.'));
+      assert(toAgentxchainJson(report).overall === 'pass', `${file}: the reference verdict is pass`);
+      assert(runner.every((f) => f.severity === 'warning' && f.compat === undefined), `${file}: runner findings are warnings without compat text`);
+      if (code === null) assert(runner.length === 0, `${file}: ${JSON.stringify(runner)}`);
+      else assert(runner.some((f) => f.code === code), `${file}: expected ${code}, got ${JSON.stringify(runner)}`);
+    }
+  });
+
   it('verifies a gzip-compressed artifact like the plain one', async () => {
     const bytes = await fixtureBytes('agentxchain/nest-child-double.json');
     const gzipped = new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());

@@ -262,3 +262,12 @@ test('the default SHA-256 (hash-wasm) gives the same verdicts as node:crypto', a
     assert.deepEqual(toAgentxchainJson(await verifyAgentxchain(bytes)), toAgentxchainJson(await verifyAgentxchain(bytes, { sha256: nodeSha256 })), file);
   }
 });
+
+test('an echoed schema_version nested too deep to print is replaced and reported, not a crash', async () => {
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  const report = await verifyText(`{"schema_version":${deep},"export_kind":"agentxchain_run_export"}`);
+  find(report, 'limit.json_depth', '$.schema_version');
+  const compat = toAgentxchainJson(report);
+  assert.equal(compat.overall, 'error');
+  assert.doesNotThrow(() => JSON.stringify(report));
+});

@@ -11,6 +11,8 @@
  */
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { VerifyOptions } from '../../options.ts';
+import type { FindingCollector } from '../../report/collector.ts';
+import { jsonPath } from '../../report/path.ts';
 import type { Report } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import type { OpenedInput } from '../../stream/open.ts';
@@ -57,7 +59,7 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
         details = { schema_version: null, export_kind: null, file_count: 0, files: [], compat: { shape: 'not_object', error_count: 1 } };
       } else {
         kind = typeof artifact['export_kind'] === 'string' ? artifact['export_kind'] : null;
-        details = headerOf(artifact);
+        details = headerOf(artifact, limits.maxJsonDepth, collector);
         const rows = verifyExportObject(checks, ROOT_SCOPE, artifact);
         details['files'] = rows.files;
         if (rows.repos.length > 0) details['repos'] = rows.repos;
@@ -86,15 +88,39 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
 
 /**
  * The reference's report header (§1): `schema_version` and `export_kind` echo any truthy value,
- * the counts are own-key counts of `files`/`repos` when they are objects.
+ * the counts are own-key counts of `files`/`repos` when they are objects. An echoed value nested
+ * deeper than `maxJsonDepth` (attacker-controlled) could not even be serialised (the reference
+ * crashes printing it): it is replaced by a note and reported as a limit.
  */
-function headerOf(artifact: Record<string, JsonValue>): Record<string, unknown> {
+function headerOf(artifact: Record<string, JsonValue>, maxDepth: number, collector: FindingCollector): Record<string, unknown> {
   const files = artifact['files'];
   const repos = artifact['repos'];
+  const echo = (key: string): unknown => {
+    const value = artifact[key] || null;
+    if (nestingDepth(value, maxDepth) <= maxDepth) return value;
+    collector.add('limit.json_depth', jsonPath([key]), `${key} is nested deeper than limits.maxJsonDepth (${maxDepth}) and is not echoed`);
+    return `[${key} nested deeper than ${maxDepth} levels]`;
+  };
   return {
-    schema_version: artifact['schema_version'] || null,
-    export_kind: artifact['export_kind'] || null,
+    schema_version: echo('schema_version'),
+    export_kind: echo('export_kind'),
     file_count: isJsonObject(files) ? Object.keys(files).length : 0,
     repo_count: isJsonObject(repos) ? Object.keys(repos).length : 0,
   };
+}
+
+/** Nesting depth of a JSON value (a scalar is 0), counted iteratively and given up past `limit`. */
+function nestingDepth(value: unknown, limit: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(current as object)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
 }

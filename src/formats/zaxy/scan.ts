@@ -323,6 +323,68 @@ const INDEX = /* @__PURE__ */ new TextEncoder().encode('index');
 const NODE_PREFIX_BYTE = 0x01;
 const MAX_STEPS_SHOWN = 64;
 
+const ASCII = /* @__PURE__ */ new TextDecoder();
+
+const HEX_VALUES: Int8Array = /* @__PURE__ */ (() => {
+  const table = new Int8Array(256).fill(-1);
+  for (let i = 0; i < 10; i++) table[0x30 + i] = i;
+  for (let i = 0; i < 6; i++) table[0x61 + i] = 10 + i;
+  return table;
+})();
+
+/**
+ * The common proof shape, read straight from the tape: a list of `[<64 lowercase hex>, "L"|"R"]`
+ * pairs (what Zaxy writes). Returns the root it leads to, or undefined when anything else is
+ * present (escapes, other lengths or case, other sides, other types), which the general path then
+ * handles with Python's exact semantics.
+ */
+function foldPlainProof(bytes: Uint8Array, tape: Int32Array, proofSlot: number, leaf: Uint8Array, sha256: Sha256, detail: DisclosedDetail | undefined): Uint8Array | undefined {
+  if (tape[proofSlot] !== TAG_ARRAY) return undefined;
+  const count = tape[proofSlot + 1]!;
+  const message = new Uint8Array(65);
+  message[0] = NODE_PREFIX_BYTE;
+  const siblings = new Uint8Array(32 * count);
+  let sides = '';
+  let step = proofSlot + SLOTS;
+  for (let k = 0; k < count; k++) {
+    if (tape[step] !== TAG_ARRAY || tape[step + 1] !== 2) return undefined;
+    const sibling = step + SLOTS;
+    const side = sibling + SLOTS;
+    if (tape[sibling] !== TAG_STRING || tape[side] !== TAG_STRING || tape[sibling + 3] !== 0 || tape[side + 3] !== 0) return undefined;
+    const start = tape[sibling + 1]!;
+    if (tape[sibling + 2]! - start !== 64 || tape[side + 2]! - tape[side + 1]! !== 1) return undefined;
+    const letter = bytes[tape[side + 1]!];
+    if (letter !== 0x4c && letter !== 0x52) return undefined;
+    for (let i = 0; i < 32; i++) {
+      const high = HEX_VALUES[bytes[start + 2 * i]!]!;
+      const low = HEX_VALUES[bytes[start + 2 * i + 1]!]!;
+      if (high < 0 || low < 0) return undefined;
+      siblings[32 * k + i] = (high << 4) | low;
+    }
+    sides += letter === 0x4c ? 'L' : 'R';
+    step = tape[step + 2]!;
+  }
+  let node = leaf;
+  for (let k = 0; k < count; k++) {
+    const sibling = siblings.subarray(32 * k, 32 * k + 32);
+    message.set(sides.charCodeAt(k) === 0x4c ? sibling : node, 1);
+    message.set(sides.charCodeAt(k) === 0x4c ? node : sibling, 33);
+    node = sha256.digest(message);
+  }
+  if (detail !== undefined) {
+    // The siblings' own text (lowercase hex, checked above), decoded natively.
+    step = proofSlot + SLOTS;
+    for (let k = 0; k < count && k < MAX_STEPS_SHOWN; k++) {
+      const start = tape[step + SLOTS + 1]!;
+      detail.steps.push({ sibling: ASCII.decode(bytes.subarray(start, start + 64)), side: sides[k]! });
+      step = tape[step + 2]!;
+    }
+    detail.sides = sides;
+    detail.proofDepth = count;
+  }
+  return node;
+}
+
 /**
  * One disclosed element, in Zaxy's order (spec §9 step 5, §14): `d["content"]` read and hashed,
  * then `d["proof"]` iterated (each step unpacked, then its sibling decoded), then the proof folded
@@ -345,6 +407,12 @@ function foldDisclosed(
   let node = sha256.digest(sink.bytes.subarray(0, sink.length));
   const proofSlot = memberValue(bytes, tape, 0, PROOF);
   if (proofSlot < 0) return { error: { pyError: 'KeyError', text: pythonRepr('proof') }, path: [] };
+  const fast = foldPlainProof(bytes, tape, proofSlot, node, sha256, detail);
+  if (fast !== undefined) return { root: fast };
+  if (detail !== undefined) {
+    detail.steps.length = 0;
+    detail.sides = '';
+  }
   const items = iterate(materialize(bytes, tape, proofSlot));
   if (isPyError(items)) return { error: items, path: ['proof'] };
   // Every step is unpacked and decoded before any hashing, as Python's list comprehension does.

@@ -283,7 +283,15 @@ function writeOtherScalar(s: CanonicalScratch, slot: number): void {
   const sink = s.sink;
   switch (tape[slot]) {
     case TAG_FLOAT: {
-      const text = pythonJsonFloat(Number(latin1(s.bytes, tape[slot + 1]!, tape[slot + 2]!)));
+      const start = tape[slot + 1]!;
+      const end = tape[slot + 2]!;
+      if (isReprLexeme(s.bytes, start, end)) {
+        const out = ensureCapacity(sink, end - start);
+        out.set(s.bytes.subarray(start, end), sink.length);
+        sink.length += end - start;
+        return;
+      }
+      const text = pythonJsonFloat(Number(latin1(s.bytes, start, end)));
       const out = ensureCapacity(sink, text.length);
       let o = sink.length;
       for (let i = 0; i < text.length; i++) out[o++] = text.charCodeAt(i);
@@ -305,6 +313,49 @@ function writeOtherScalar(s: CanonicalScratch, slot: number): void {
     default:
       throw new Error(`bad tape: tag ${tape[slot]} at slot ${slot}`);
   }
+}
+
+/**
+ * True when a float lexeme already is Python's repr of its value, so it can be copied instead of
+ * parsed and re-printed: positional (`-?D.D`, no exponent), Python's layout (no redundant zeros
+ * except the `.0` of an integral value), decimal point position in (-4, 16], and at most 15
+ * significant digits. Why that suffices: distinct decimals of at most 15 significant digits
+ * round to distinct doubles (DBL_DIG = 15), so no shorter or other string of that length reads
+ * back as the same double; the shortest round-trip digits are the lexeme's own.
+ */
+function isReprLexeme(bytes: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  if (bytes[i] === 0x2d) i++;
+  const wholeStart = i;
+  while (i < end && bytes[i] !== 0x2e) {
+    const c = bytes[i]!;
+    if (c < 0x30 || c > 0x39) return false; // an exponent: not positional
+    i++;
+  }
+  const wholeEnd = i;
+  if (i === end || i + 1 === end) return false;
+  const fractionStart = i + 1;
+  for (let k = fractionStart; k < end; k++) if (bytes[k]! < 0x30 || bytes[k]! > 0x39) return false;
+  const wholeDigits = wholeEnd - wholeStart;
+  const fractionDigits = end - fractionStart;
+  const integral = fractionDigits === 1 && bytes[fractionStart] === 0x30;
+  if (!integral && bytes[end - 1] === 0x30) return false; // 1.50 prints as 1.5
+  let significant: number;
+  if (wholeDigits === 1 && bytes[wholeStart] === 0x30) {
+    if (integral) return true; // 0.0 and -0.0
+    let zeros = 0;
+    while (bytes[fractionStart + zeros] === 0x30) zeros++;
+    if (zeros > 3) return false; // below 1e-4 Python switches to exponent notation
+    significant = fractionDigits - zeros;
+  } else {
+    if (wholeDigits > 16) return false; // 1e16 and above use exponent notation
+    if (integral) {
+      let last = wholeEnd;
+      while (last > wholeStart + 1 && bytes[last - 1] === 0x30) last--;
+      significant = last - wholeStart;
+    } else significant = wholeDigits + fractionDigits;
+  }
+  return significant <= 15;
 }
 
 /**

@@ -139,6 +139,21 @@ test('both writers agree on random JSON (fast-check)', () => {
   );
 });
 
+test('float lexemes copied as they are (repr-shaped, ≤ 15 digits) equal the re-printed value', () => {
+  const lexeme = fc
+    .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,17})$/), fc.stringMatching(/^[0-9]{1,18}$/))
+    .map(([negative, whole, fraction]) => `${negative ? '-' : ''}${whole}.${fraction}`);
+  fc.assert(
+    fc.property(lexeme, (text) => {
+      assert.equal(canonical(text), pythonJsonFloat(Number(text)), text);
+    }),
+    { numRuns: 20000 },
+  );
+  for (const text of ['0.0', '-0.0', '1.0', '100.0', '1000000000000000.0', '9999999999999999.0', '0.0001', '0.00001', '0.1', '0.10', '123456789012345.0', '1234567890123456.0', '0.30000000000000004', '1.5']) {
+    assert.equal(canonical(text), pythonJsonFloat(Number(text)), text);
+  }
+});
+
 test('pythonJsonDumps with indent=2 is Zaxy\'s file layout', () => {
   const value = new Map<string, JsonValue>([
     ['b', [1n, 2.5, new Map()]],

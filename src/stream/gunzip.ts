@@ -63,45 +63,121 @@ export function gunzipStream(options: GunzipOptions): ReadableWritablePair<Uint8
   return streamFromPushCore((emit) => createGunzipCore(options, emit));
 }
 
+/** Passes decompressed output on while it stays within the limits (see `createOutputGuard`). */
+export interface OutputGuard {
+  /**
+   * Hands `data` to `emit`, or only the part that fits under the limits and then throws the
+   * `limit.*` StreamProblem, so the output stops exactly at `limits.maxDecompressedBytes`.
+   * `compressedSeen` is the compressed input consumed so far (for the ratio limit).
+   */
+  pass(data: Uint8Array, compressedSeen: number, emit: (bytes: Uint8Array) => void): void;
+}
+
 /**
  * Tracks decompressed output against `limits.maxDecompressedBytes` and
- * `limits.maxCompressionRatio`; `account` throws the `limit.*` StreamProblem once one is passed.
- * Shared by every decompressor so that all of them stop a bomb at the same point.
+ * `limits.maxCompressionRatio` (the ratio only once `limits.ratioGraceBytes` were produced).
+ * Shared by every decompressor so that all of them stop a bomb the same way.
  * @example
  * const guard = createOutputGuard({ limits: DEFAULT_LIMITS });
- * guard.account(chunk.byteLength, compressedBytesSoFar); // throws StreamProblem past a limit
+ * guard.pass(output, compressedBytesSoFar, (bytes) => controller.enqueue(bytes)); // throws past a limit
  */
-export function createOutputGuard(options: GunzipOptions): { account(outputBytes: number, compressedSeen: number): void } {
+export function createOutputGuard(options: GunzipOptions): OutputGuard {
   const { limits } = options;
   const counters = options.counters ?? { bytesIn: 0, bytesOut: 0 };
   return {
-    account(outputBytes, compressedSeen) {
-      counters.bytesOut += outputBytes;
-      if (counters.bytesOut > limits.maxDecompressedBytes) {
+    pass(data, compressedSeen, emit) {
+      const bySize = limits.maxDecompressedBytes;
+      const byRatio = Math.max(limits.ratioGraceBytes, compressedSeen * limits.maxCompressionRatio);
+      const room = Math.min(bySize, byRatio) - counters.bytesOut;
+      if (data.byteLength <= room) {
+        counters.bytesOut += data.byteLength;
+        emit(data);
+        return;
+      }
+      if (room > 0) {
+        counters.bytesOut += room;
+        emit(data.subarray(0, room));
+      }
+      if (bySize <= byRatio) {
         throw new StreamProblem(
           'limit.decompressed_bytes',
-          `decompressed size exceeds limits.maxDecompressedBytes (${limits.maxDecompressedBytes} bytes) at compressed byte ${compressedSeen}`,
+          `decompressed size exceeds limits.maxDecompressedBytes (${bySize} bytes), at compressed byte ${compressedSeen}`,
           compressedSeen,
         );
       }
-      if (counters.bytesOut > limits.ratioGraceBytes && counters.bytesOut > compressedSeen * limits.maxCompressionRatio) {
-        throw new StreamProblem(
-          'limit.compression_ratio',
-          `decompression ratio exceeds limits.maxCompressionRatio (${limits.maxCompressionRatio}:1): ${counters.bytesOut} bytes out of ${compressedSeen} compressed bytes`,
-          compressedSeen,
-        );
-      }
+      throw new StreamProblem(
+        'limit.compression_ratio',
+        `decompression ratio exceeds limits.maxCompressionRatio (${limits.maxCompressionRatio}:1): more than ${Math.floor(byRatio)} bytes out of ${compressedSeen} compressed bytes`,
+        compressedSeen,
+      );
     },
   };
 }
 
-/** fflate's `Inflate` state that tells where the DEFLATE stream ended (fflate 0.8, see `inflt`). */
+/** What one raw-DEFLATE push did: how many input bytes were DEFLATE data, and whether the stream ended. */
+export interface InflateStep {
+  /** Bytes of the input that belonged to the DEFLATE stream (all of them unless `ended`). */
+  readonly used: number;
+  /** The final block is complete; the bytes after `used` start the gzip trailer. */
+  readonly ended: boolean;
+}
+
+/**
+ * A raw-DEFLATE decoder for one gzip member (RFC 1951), the part a native library can replace.
+ * `push` decodes what it can, emitting output through the callback it was created with (which may
+ * throw a limit `StreamProblem`: let it propagate), and throws `gzip.bad_data` on corrupt data.
+ */
+export interface RawInflater {
+  push(input: Uint8Array): InflateStep | Promise<InflateStep>;
+  destroy(): void;
+}
+
+/** Makes the raw-DEFLATE decoder of one member. */
+export type RawInflaterFactory = (onData: (bytes: Uint8Array) => void) => RawInflater;
+
+/** What a gunzip core is built from: the raw inflater and the CRC-32 (both have native versions). */
+export interface GunzipEngine {
+  readonly inflater: RawInflaterFactory;
+  /** CRC-32 continuation with the signature of `crc32` (./crc32.ts). */
+  readonly crc32: (bytes: Uint8Array, crc: number) => number;
+}
+
+/** fflate's `Inflate` state that tells where the DEFLATE stream ended (fflate 0.8, see its `inflt`). */
 interface InflateInternals {
   /** Pending input, starting at the byte that holds bit `s.p`. */
   p: Uint8Array;
   /** f: last block seen; l: a Huffman block is in progress; p: bit position inside `p`. */
   s: { f?: number; l?: unknown; p?: number };
 }
+
+/**
+ * fflate's streaming `Inflate` as a `RawInflater`. fflate has no public "bytes consumed" answer,
+ * so the end of the DEFLATE stream is read from its state, as fflate's own `Gunzip` does.
+ */
+export const fflateInflater: RawInflaterFactory = (onData) => {
+  const inflater = new Inflate(onData);
+  return {
+    push(input) {
+      try {
+        inflater.push(input, false);
+      } catch (error) {
+        if (error instanceof StreamProblem) throw error; // a limit, from onData
+        throw new StreamProblem('gzip.bad_data', error instanceof Error ? error.message : String(error));
+      }
+      const internals = inflater as unknown as InflateInternals;
+      if (!internals.s.f || internals.s.l) return { used: input.byteLength, ended: false };
+      // The final block is complete: the bytes fflate did not consume start the trailer.
+      const unconsumed = internals.p.byteLength - (((internals.s.p ?? 0) + 7) >> 3);
+      // fflate decodes all it can on every push, so the end always lies in this input.
+      if (unconsumed < 0 || unconsumed > input.byteLength) throw new Error('gunzip: DEFLATE end outside the current input (bad math)');
+      return { used: input.byteLength - unconsumed, ended: true };
+    },
+    destroy() {},
+  };
+};
+
+/** The default engine: fflate and the slicing-by-8 CRC-32, pure JavaScript everywhere. */
+export const FFLATE_ENGINE: GunzipEngine = { inflater: fflateInflater, crc32: (bytes, crc) => crc32(bytes, crc) };
 
 /** FLG bits (RFC 1952 §2.3.1). */
 const FHCRC = 2;
@@ -125,7 +201,7 @@ type Phase =
  * Attacker-controlled input: every length field is bounded by the bytes actually present, and no
  * header field is buffered (names and comments are skipped as they stream by).
  */
-export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Array) => void): PushCore {
+export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Array) => void, engine: GunzipEngine = FFLATE_ENGINE): PushCore {
   const guard = createOutputGuard(options);
   let consumed = 0; // compressed bytes taken before the current chunk
   let member = 0; // 1-based number of the member being read (or last read)
@@ -136,19 +212,21 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
   let flags = 0;
   let extraLeft = 0;
   let headerCrc = 0;
-  let inflater: Inflate | undefined;
+  let inflater: RawInflater | undefined;
   let dataCrc = 0;
   let dataSize = 0; // ISIZE: decompressed size modulo 2^32
   let pushOutput = 0;
   let slice = FIRST_SLICE;
 
-  const onData = (data: Uint8Array): void => {
-    if (data.byteLength === 0) return;
-    guard.account(data.byteLength, consumed);
-    dataCrc = crc32(data, dataCrc);
+  let sliceEnd = 0; // absolute end of the DEFLATE slice being inflated (for the ratio limit)
+  const pass = (data: Uint8Array): void => {
+    dataCrc = engine.crc32(data, dataCrc);
     dataSize = (dataSize + data.byteLength) >>> 0;
     pushOutput += data.byteLength;
     emit(data);
+  };
+  const onData = (data: Uint8Array): void => {
+    if (data.byteLength > 0) guard.pass(data, sliceEnd, pass);
   };
 
   /** Collects fixed-size fields into `small`; true once `size` bytes are there. */
@@ -162,7 +240,7 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
   /** Takes header bytes from `chunk[at…]` (RFC 1952 §2.3); returns the new position. */
   const header = (chunk: Uint8Array, at: number): number => {
     const end = chunk.byteLength;
-    let crcFrom = at; // header bytes not yet folded into headerCrc (-1 while reading the CRC16)
+    let crcFrom = phase === 'hcrc' ? -1 : at; // header bytes not yet folded into headerCrc (-1 while reading the CRC16)
     const enter = (next: Phase, position: number): void => {
       if (next === 'hcrc') {
         headerCrc = crc32(chunk, headerCrc, crcFrom, position);
@@ -274,33 +352,36 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
     return at;
   };
 
-  /** Feeds one slice of DEFLATE bytes; returns how many of them belonged to the DEFLATE stream. */
-  const deflate = (chunk: Uint8Array, at: number): number => {
-    inflater ??= new Inflate(onData);
+  /** Feeds one slice of DEFLATE bytes; `done` gets how many of them belonged to the DEFLATE stream. */
+  const deflate = (chunk: Uint8Array, at: number): number | Promise<number> => {
+    inflater ??= engine.inflater(onData);
     const piece = chunk.subarray(at, at + slice);
+    const offset = consumed + at;
+    sliceEnd = offset + piece.byteLength;
     pushOutput = 0;
+    const done = (step: InflateStep): number => {
+      // Size the next slice from this one's ratio (a bomb gets small slices, text large ones).
+      slice = Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((TARGET_OUTPUT_PER_PUSH * piece.byteLength) / Math.max(piece.byteLength, pushOutput))));
+      if (step.ended) {
+        inflater!.destroy();
+        inflater = undefined;
+        phase = 'trailer';
+        smallLength = 0;
+      }
+      return step.used;
+    };
+    const located = (error: unknown): never => {
+      if (error instanceof StreamProblem && error.code === 'gzip.bad_data') {
+        throw new StreamProblem('gzip.bad_data', `gzip: ${error.message} in member ${member} DEFLATE data (near compressed byte ${offset})`, offset);
+      }
+      throw error;
+    };
     try {
-      inflater.push(piece, false);
+      const step = inflater.push(piece);
+      return step instanceof Promise ? step.then(done, located) : done(step);
     } catch (error) {
-      if (error instanceof StreamProblem) throw error; // a limit, from onData
-      const message = error instanceof Error ? error.message : String(error);
-      const offset = consumed + at;
-      throw new StreamProblem('gzip.bad_data', `gzip: ${message} in member ${member} DEFLATE data (near compressed byte ${offset})`, offset);
+      return located(error);
     }
-    // Size the next slice from this one's ratio (a bomb gets small slices, text large ones).
-    slice = Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((TARGET_OUTPUT_PER_PUSH * piece.byteLength) / Math.max(piece.byteLength, pushOutput))));
-    const internals = inflater as unknown as InflateInternals;
-    if (internals.s.f && !internals.s.l) {
-      // The final block is complete: the bytes fflate did not consume start the trailer.
-      const unconsumed = internals.p.byteLength - (((internals.s.p ?? 0) + 7) >> 3);
-      // fflate decodes all it can on every push, so the end always lies in this slice.
-      if (unconsumed < 0 || unconsumed > piece.byteLength) throw new Error('gunzip: DEFLATE end outside the current slice (bad math)');
-      inflater = undefined;
-      phase = 'trailer';
-      smallLength = 0;
-      return piece.byteLength - unconsumed;
-    }
-    return piece.byteLength;
   };
 
   return {
@@ -310,8 +391,16 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
       // hand each slice's output on before more is produced.
       while (at < chunk.byteLength) {
         if (phase === 'deflate') {
-          at += deflate(chunk, at);
-          break;
+          const used = deflate(chunk, at);
+          const start = at;
+          if (typeof used === 'number') {
+            at += used;
+            break;
+          }
+          return used.then((n) => {
+            consumed += start + n;
+            return start + n;
+          });
         }
         at = phase === 'trailer' ? trailer(chunk, at) : header(chunk, at);
       }
@@ -328,6 +417,7 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
       );
     },
     destroy() {
+      inflater?.destroy();
       inflater = undefined;
     },
   };
@@ -349,11 +439,15 @@ function hex32(value: number): string {
   return `0x${value.toString(16).padStart(8, '0')}`;
 }
 
+/** Decompressed bytes read ahead of the consumer (lets a native inflater work in parallel). */
+const READ_AHEAD_BYTES = 1 << 20;
+
 /**
  * Wraps a push-style core as a `{ writable, readable }` pair for `pipeThrough`. Unlike a plain
  * `TransformStream`, which drops queued output when it errors, a problem is delivered only after
  * every byte decoded before it was read, so the lines before a damaged gzip trailer are still
- * verified. Output is produced on demand (pull), one core step at a time.
+ * verified. Up to `READ_AHEAD_BYTES` of output are produced ahead of the reader, so an
+ * asynchronous core (node:zlib on the thread pool) inflates while the reader parses.
  * @example
  * const pair = streamFromPushCore((emit) => createGunzipCore({ limits }, emit));
  * const text = await new Response(gzipped.pipeThrough(pair)).text();
@@ -362,7 +456,9 @@ export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) =
   const inbox = new TransformStream<Uint8Array, Uint8Array>();
   const reader = inbox.readable.getReader();
   const queue: Uint8Array[] = [];
-  const core = create((bytes) => queue.push(bytes));
+  const core = create((bytes) => {
+    if (bytes.byteLength > 0) queue.push(bytes);
+  });
   let pending: Uint8Array | undefined;
   let problem: unknown;
   let ended = false;
@@ -378,7 +474,8 @@ export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) =
       async pull(controller) {
         while (queue.length === 0) {
           if (problem !== undefined) {
-            controller.error(problem);
+            // Error only once the reader has taken everything queued before the problem.
+            if ((controller.desiredSize ?? 0) >= READ_AHEAD_BYTES) controller.error(problem);
             return;
           }
           if (ended) {
@@ -394,7 +491,7 @@ export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) =
                 continue;
               }
               pending = result.value;
-              if (pending.byteLength === 0) continue;
+              continue;
             }
             const taken = await core.push(pending);
             pending = pending.subarray(taken);
@@ -410,7 +507,7 @@ export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) =
         await reader.cancel(reason).catch(() => undefined);
       },
     },
-    { highWaterMark: 0 },
+    { highWaterMark: READ_AHEAD_BYTES, size: (chunk) => chunk.byteLength },
   );
   return { writable: inbox.writable, readable };
 }

@@ -1,152 +1,157 @@
 /**
- * Bytes to NDJSON lines (push-style core, plus a stream driver), the framing layer under the
- * agent-history and codex-exec verifiers.
+ * Bytes to NDJSON lines (a push-style core, a stream driver and a `TransformStream`), the framing
+ * layer under the agent-history and codex-exec verifiers.
  *
- * - Lines end at LF (0x0A); a CR right before the LF is removed and flagged (`crlf`), so the
- *   format can warn about CRLF files. A last line without LF is delivered with `terminated: false`.
+ * - Lines end at LF (0x0A). A line ending in CR LF is flagged (`crlf`) so the format can warn.
+ *   A last line without LF is delivered with `terminated: false`.
  * - Line numbers are 1-based and count decompressed lines, including blank and over-long ones.
- * - A line longer than `maxLineBytes` is not buffered: `onTooLong` is called once for it and its
- *   remaining bytes are skipped, so memory stays bounded by the limit whatever the input.
- * - Each line is decoded as UTF-8 on its own (an LF byte never occurs inside a multi-byte UTF-8
- *   sequence, so a line's bytes are the same however the stream was chunked). Invalid UTF-8 is
- *   flagged (`invalidUtf8`) and decoded with U+FFFD replacements so the rest can still be checked.
- * - A UTF-8 byte-order mark at the start of line 1 is flagged (`bom`) and left out of `text`.
+ * - A line longer than `maxLineBytes` is reported once through `tooLong` and skipped, so memory
+ *   stays bounded by the limit whatever the input.
+ * - A UTF-8 byte-order mark at the start of line 1 is flagged (`bom`) and left out.
+ * - The bytes of a line reach a `LineSink` as they arrive (no copy, no re-scan): `collectLines`
+ *   joins and decodes them (invalid UTF-8 flagged, decoded with U+FFFD so the rest can still be
+ *   checked); a skimming sink (`json-skim.ts`) can consume a line of many megabytes without ever
+ *   holding it. An LF byte never occurs inside a multi-byte UTF-8 sequence, so a line's bytes are
+ *   the same however the stream was chunked.
  *
- * The bytes are attacker-controlled: nothing here allocates per byte, and a line spread over many
- * chunks is joined once, when its end is seen (no re-scanning).
+ * The bytes are attacker-controlled: nothing here allocates per byte.
  * @module
  */
 import { StreamProblem } from './problem.ts';
 
-/** One line of input. */
-export interface Line {
+/** What is known about a line once it ended. */
+export interface LineEnd {
   /** 1-based line number, counting decompressed lines. */
   readonly number: number;
-  /** The decoded line, without its LF, CR and (line 1) byte-order mark. */
-  readonly text: string;
-  /** Byte length of the line as read (before removing CR / BOM). */
+  /** Bytes of the line before its LF (CR and BOM included). */
   readonly byteLength: number;
-  /** The line ended with CR LF. */
+  /** The line ended with CR LF (the CR was written to the sink; `collectLines` removes it). */
   readonly crlf: boolean;
   /** False for a last line that has no LF after it. */
   readonly terminated: boolean;
-  /** The bytes were not valid UTF-8; `text` has U+FFFD where they were. */
-  readonly invalidUtf8: boolean;
-  /** Line 1 began with the UTF-8 byte-order mark EF BB BF. */
+  /** Line 1 began with the UTF-8 byte-order mark EF BB BF (not written to the sink). */
   readonly bom: boolean;
 }
 
+/** Receives each line's bytes in order. */
+export interface LineSink {
+  /** More bytes of the current line (a view: copy what must outlive the call). */
+  write(bytes: Uint8Array): void;
+  /** The current line ended. */
+  end(line: LineEnd): void;
+  /** The current line is longer than the limit: forget its bytes; it will not `end`. */
+  discard(): void;
+}
+
+/** A decoded line (from `collectLines`). */
+export interface Line extends LineEnd {
+  /** The line as text, without its LF, CR and (line 1) byte-order mark. */
+  readonly text: string;
+  /** The bytes were not valid UTF-8; `text` has U+FFFD where they were. */
+  readonly invalidUtf8: boolean;
+}
+
 export interface LineSplitterOptions {
-  /** Longest line kept, in bytes (everything before its LF, a CR included); see `limits.maxLineBytes`. */
+  /** Longest line accepted, in bytes (everything before its LF, a CR included); `limits.maxLineBytes`. */
   readonly maxLineBytes: number;
-  /** Called for each complete line, in order. */
-  readonly onLine: (line: Line) => void;
+  readonly sink: LineSink;
   /** Called once for a line longer than `maxLineBytes`; that line is skipped. */
-  readonly onTooLong: (lineNumber: number, maxLineBytes: number) => void;
+  readonly tooLong: (lineNumber: number, maxLineBytes: number) => void;
 }
 
 export interface LineSplitter {
-  /** Feeds the next bytes (the array is not modified; parts of it may be kept until its line ends). */
+  /** Feeds the next bytes (not modified; views of it may reach the sink). */
   push(chunk: Uint8Array): void;
-  /** Ends the input: delivers a last line that had no LF. */
+  /** Ends the input: a last line without LF is ended too. */
   finish(): void;
-  /** Lines seen so far (delivered or skipped). */
+  /** Lines seen so far (ended or skipped). */
   readonly lineCount: number;
 }
 
 const LF = 0x0a;
 const CR = 0x0d;
-
-const strictDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const lenientDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+const BOM = [0xef, 0xbb, 0xbf] as const;
 
 /**
  * Creates the push-style splitter.
  * @example
  * const lines: string[] = [];
- * const splitter = createLineSplitter({ maxLineBytes: 1 << 20, onLine: (l) => lines.push(l.text), onTooLong: () => {} });
+ * const splitter = createLineSplitter({ maxLineBytes: 1 << 20, sink: collectLines((l) => lines.push(l.text)), tooLong: () => {} });
  * splitter.push(new TextEncoder().encode('{"a":1}\r\n{"b"'));
  * splitter.push(new TextEncoder().encode(':2}'));
  * splitter.finish(); // lines = ['{"a":1}', '{"b":2}']
  */
 export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
-  const { maxLineBytes, onLine, onTooLong } = options;
+  const { maxLineBytes, sink, tooLong } = options;
   if (!(maxLineBytes > 0)) throw new TypeError('maxLineBytes must be a positive number');
   let lineNumber = 0; // lines completed so far
-  const pieces: Uint8Array[] = []; // the current line's bytes so far, when it spans chunks
-  let pendingLength = 0;
+  let length = 0; // bytes of the current line so far
+  let lastByte = -1; // last byte of the current line so far (for CR LF)
   let skipping = false; // inside an over-long line
+  // Line 1 is held back until its first three bytes show whether they are a BOM.
+  let bomPending: number[] | undefined = [];
+  let bom = false;
 
-  const deliver = (bytes: Uint8Array, terminated: boolean): void => {
-    const number = ++lineNumber;
-    let start = 0;
-    let end = bytes.byteLength;
-    const crlf = terminated && end > 0 && bytes[end - 1] === CR;
-    if (crlf) end--;
-    const bom = number === 1 && end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    if (bom) start = 3;
-    const view = start === 0 && end === bytes.byteLength ? bytes : bytes.subarray(start, end);
-    let text: string;
-    let invalidUtf8 = false;
-    try {
-      text = strictDecoder.decode(view);
-    } catch {
-      invalidUtf8 = true;
-      text = lenientDecoder.decode(view);
+  const write = (bytes: Uint8Array): void => {
+    if (bytes.byteLength === 0) return;
+    length += bytes.byteLength;
+    lastByte = bytes[bytes.byteLength - 1]!;
+    if (bomPending) {
+      let at = 0;
+      while (bomPending.length < 3 && at < bytes.byteLength) bomPending.push(bytes[at++]!);
+      if (bomPending.length < 3) return;
+      settleBom();
+      bytes = bytes.subarray(at);
     }
-    onLine({ number, text, byteLength: bytes.byteLength, crlf, terminated, invalidUtf8, bom });
+    if (bytes.byteLength > 0) sink.write(bytes);
   };
 
-  const takePending = (tail: Uint8Array): Uint8Array => {
-    const total = pendingLength + tail.byteLength;
-    const joined = new Uint8Array(total);
-    let offset = 0;
-    for (const piece of pieces) {
-      joined.set(piece, offset);
-      offset += piece.byteLength;
-    }
-    joined.set(tail, offset);
-    pieces.length = 0;
-    pendingLength = 0;
-    return joined;
+  /** Decides the BOM question and hands any held-back bytes on. */
+  const settleBom = (): void => {
+    const held = bomPending!;
+    bomPending = undefined;
+    bom = held.length === 3 && held[0] === BOM[0] && held[1] === BOM[1] && held[2] === BOM[2];
+    if (!bom && held.length > 0) sink.write(Uint8Array.from(held));
   };
 
-  const tooLong = (): void => {
+  const endLine = (terminated: boolean): void => {
+    if (bomPending) settleBom();
+    lineNumber++;
+    sink.end({ number: lineNumber, byteLength: length, crlf: terminated && lastByte === CR, terminated, bom: lineNumber === 1 && bom });
+    length = 0;
+    lastByte = -1;
+  };
+
+  const overLimit = (): void => {
     skipping = true;
-    pieces.length = 0;
-    pendingLength = 0;
-    onTooLong(lineNumber + 1, maxLineBytes);
+    bomPending = undefined;
+    sink.discard();
+    tooLong(lineNumber + 1, maxLineBytes);
   };
 
   return {
     push(chunk) {
       let start = 0;
-      const length = chunk.byteLength;
-      while (start < length) {
+      const size = chunk.byteLength;
+      while (start < size) {
         const newline = chunk.indexOf(LF, start);
-        const end = newline === -1 ? length : newline;
+        const end = newline === -1 ? size : newline;
         if (skipping) {
           if (newline === -1) return;
           skipping = false;
           lineNumber++;
+          length = 0;
           start = newline + 1;
           continue;
         }
         // Every byte before the LF counts (a CR too), so the verdict never depends on chunking.
-        if (pendingLength + (end - start) > maxLineBytes) {
-          tooLong();
-          if (newline === -1) return;
-          skipping = false;
-          lineNumber++;
-          start = newline + 1;
-          continue;
+        if (length + (end - start) > maxLineBytes) {
+          overLimit();
+          continue; // the loop resumes in skipping mode at `start`
         }
-        if (newline === -1) {
-          pieces.push(chunk.subarray(start));
-          pendingLength += length - start;
-          return;
-        }
-        deliver(pendingLength === 0 ? chunk.subarray(start, end) : takePending(chunk.subarray(start, end)), true);
+        write(chunk.subarray(start, end));
+        if (newline === -1) return;
+        endLine(true);
         start = newline + 1;
       }
     },
@@ -156,10 +161,64 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
         lineNumber++;
         return;
       }
-      if (pendingLength > 0) deliver(takePending(new Uint8Array(0)), false);
+      if (length > 0) endLine(false);
     },
     get lineCount() {
       return lineNumber;
+    },
+  };
+}
+
+const strictDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/**
+ * Decodes UTF-8 strictly; on invalid input, decodes with U+FFFD replacements and says so.
+ * @example
+ * decodeUtf8(new Uint8Array([0x68, 0xff])); // { text: 'h\uFFFD', invalid: true }
+ */
+export function decodeUtf8(bytes: Uint8Array): { text: string; invalid: boolean } {
+  try {
+    return { text: strictDecoder.decode(bytes), invalid: false };
+  } catch {
+    return { text: lenientDecoder.decode(bytes), invalid: true };
+  }
+}
+
+/**
+ * The sink that joins each line's bytes (one copy, only for lines spread over several chunks),
+ * removes the CR of a CR LF, and decodes the line.
+ * @example
+ * const sink = collectLines((line) => console.log(line.number, line.text));
+ */
+export function collectLines(onLine: (line: Line) => void): LineSink {
+  const pieces: Uint8Array[] = [];
+  let total = 0;
+  return {
+    write(bytes) {
+      pieces.push(bytes);
+      total += bytes.byteLength;
+    },
+    end(line) {
+      let bytes: Uint8Array;
+      if (pieces.length === 1) bytes = pieces[0]!;
+      else {
+        bytes = new Uint8Array(total);
+        let offset = 0;
+        for (const piece of pieces) {
+          bytes.set(piece, offset);
+          offset += piece.byteLength;
+        }
+      }
+      pieces.length = 0;
+      total = 0;
+      if (line.crlf) bytes = bytes.subarray(0, bytes.byteLength - 1);
+      const { text, invalid } = decodeUtf8(bytes);
+      onLine({ ...line, text, invalidUtf8: invalid });
+    },
+    discard() {
+      pieces.length = 0;
+      total = 0;
     },
   };
 }
@@ -176,19 +235,19 @@ export function isBlankLine(text: string): boolean {
 export interface ForEachLineOptions {
   readonly maxLineBytes: number;
   readonly signal?: AbortSignal;
-  readonly onTooLong: (lineNumber: number, maxLineBytes: number) => void;
+  readonly tooLong: (lineNumber: number, maxLineBytes: number) => void;
 }
 
 /**
- * Reads a byte stream to its end, calling `onLine` for each line. Resolves with the number of
- * lines; rejects with whatever the stream errors with (a `StreamProblem` for gzip damage or a
- * limit: the lines before it were delivered) or with an `input.aborted` StreamProblem.
- * A last line without LF is delivered before an error or the end of input is reported.
+ * Reads a byte stream to its end through a line splitter into `sink`. Resolves with the number
+ * of lines; rejects with whatever the stream errors with (a `StreamProblem` for gzip damage or a
+ * limit: the lines before it were delivered, a last partial line included) or with an
+ * `input.aborted` StreamProblem.
  * @example
- * const count = await forEachLine(stream, { maxLineBytes: 1 << 20, onTooLong: () => {} }, (line) => console.log(line.number, line.text));
+ * const count = await forEachLine(stream, { maxLineBytes: 1 << 20, tooLong: () => {} }, collectLines((line) => console.log(line.text)));
  */
-export async function forEachLine(stream: ReadableStream<Uint8Array>, options: ForEachLineOptions, onLine: (line: Line) => void): Promise<number> {
-  const splitter = createLineSplitter({ maxLineBytes: options.maxLineBytes, onLine, onTooLong: options.onTooLong });
+export async function forEachLine(stream: ReadableStream<Uint8Array>, options: ForEachLineOptions, sink: LineSink): Promise<number> {
+  const splitter = createLineSplitter({ maxLineBytes: options.maxLineBytes, sink, tooLong: options.tooLong });
   const reader = stream.getReader();
   const { signal } = options;
   try {
@@ -211,16 +270,16 @@ export async function forEachLine(stream: ReadableStream<Uint8Array>, options: F
 }
 
 /**
- * The splitter as a `TransformStream` of `Line` objects, for consumers that prefer streams.
- * Over-long lines are reported through `onTooLong` and not emitted.
+ * The splitter as a `TransformStream` of decoded `Line`s, for consumers that prefer streams.
+ * Over-long lines are reported through `tooLong` and not emitted.
  * @example
- * for await (const line of bytes.pipeThrough(lineStream({ maxLineBytes: 1 << 20, onTooLong: () => {} }))) console.log(line.text);
+ * for await (const line of bytes.pipeThrough(lineStream({ maxLineBytes: 1 << 20, tooLong: () => {} }))) console.log(line.text);
  */
-export function lineStream(options: Omit<LineSplitterOptions, 'onLine'>): TransformStream<Uint8Array, Line> {
+export function lineStream(options: Omit<LineSplitterOptions, 'sink'>): TransformStream<Uint8Array, Line> {
   let splitter: LineSplitter | undefined;
   return new TransformStream<Uint8Array, Line>({
     start(controller) {
-      splitter = createLineSplitter({ ...options, onLine: (line) => controller.enqueue(line) });
+      splitter = createLineSplitter({ ...options, sink: collectLines((line) => controller.enqueue(line)) });
     },
     transform(chunk) {
       splitter!.push(chunk);

@@ -10,7 +10,8 @@ import type { BaseIssue } from 'valibot';
 import type { FindingCode } from '../report/codes.ts';
 import { linePath, type PathSegment } from '../report/path.ts';
 import { recordThrown, type VerificationContext } from '../verification.ts';
-import { forEachLine, isBlankLine, type Line } from './lines.ts';
+import { createJsonSkimmer, type SkimProfile } from './json-skim.ts';
+import { collectLines, decodeUtf8, forEachLine, isBlankLine, type Line, type LineSink } from './lines.ts';
 
 /** What the reading loop saw, for the format's end-of-stream checks and `report.details`. */
 export interface NdjsonSummary {
@@ -24,13 +25,23 @@ export interface NdjsonSummary {
 /** A JSON object from one line. Attacker-controlled: check every field before use. */
 export type JsonRecord = Record<string, unknown>;
 
+export interface ReadNdjsonOptions {
+  readonly signal?: AbortSignal;
+  /**
+   * Skim lines instead of decoding them whole (see `json-skim.ts`): the records handed to
+   * `onRecord` then hold `""` for the strings the profile names. For formats that never read
+   * those strings and whose lines can be megabytes long.
+   */
+  readonly skim?: SkimProfile;
+}
+
 /**
  * Reads every line of `context.opened`, reporting framing problems into `context.collector`, and
  * calls `onRecord` for each line that holds a JSON object.
  * @example
  * const summary = await readNdjson(context, (record, line) => checkRecord(record, line));
  */
-export async function readNdjson(context: VerificationContext, onRecord: (record: JsonRecord, line: number) => void, signal?: AbortSignal): Promise<NdjsonSummary> {
+export async function readNdjson(context: VerificationContext, onRecord: (record: JsonRecord, line: number) => void, options: ReadNdjsonOptions = {}): Promise<NdjsonSummary> {
   const { collector, opened, limits } = context;
   if (opened.gzNameWithoutMagic) {
     collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
@@ -40,7 +51,8 @@ export async function readNdjson(context: VerificationContext, onRecord: (record
   let complete = true;
   let lineCount = 0;
 
-  const onLine = (line: Line): void => {
+  const onLine = (line: Line, syntaxError?: string): void => {
+    lineCount = line.number;
     const path = linePath(line.number);
     if (line.bom) collector.add('ndjson.bom', path, 'UTF-8 byte-order mark before first record');
     if (line.invalidUtf8) collector.add('ndjson.invalid_utf8', path, 'invalid UTF-8');
@@ -50,6 +62,10 @@ export async function readNdjson(context: VerificationContext, onRecord: (record
     }
     if (isBlankLine(line.text)) {
       collector.add('ndjson.blank_line', path, 'blank line', { severity: 'warning' });
+      return;
+    }
+    if (syntaxError !== undefined) {
+      collector.add('ndjson.invalid_json', path, `invalid JSON: ${syntaxError}`);
       return;
     }
     let value: unknown;
@@ -68,24 +84,41 @@ export async function readNdjson(context: VerificationContext, onRecord: (record
     onRecord(value as JsonRecord, line.number);
   };
 
+  const sink = options.skim ? skimLines(options.skim, onLine) : collectLines((line) => onLine(line));
   try {
     lineCount = await forEachLine(
       opened.stream,
       {
         maxLineBytes: limits.maxLineBytes,
-        ...(signal ? { signal } : {}),
-        onTooLong: (number, max) => collector.add('limit.line_bytes', linePath(number), `line is longer than limits.maxLineBytes (${max} bytes); skipped`),
+        ...(options.signal ? { signal: options.signal } : {}),
+        tooLong: (number, max) => {
+          lineCount = number;
+          collector.add('limit.line_bytes', linePath(number), `line is longer than limits.maxLineBytes (${max} bytes); skipped`);
+        },
       },
-      (line) => {
-        lineCount = line.number;
-        onLine(line);
-      },
+      sink,
     );
   } catch (error) {
     complete = false;
     recordThrown(collector, error);
   }
   return { lineCount, recordCount, complete };
+}
+
+/** A sink that skims each line (never holding it whole) and decodes only the skeleton. */
+function skimLines(profile: SkimProfile, onLine: (line: Line, syntaxError?: string) => void): LineSink {
+  const skimmer = createJsonSkimmer(profile);
+  return {
+    write: (bytes) => skimmer.write(bytes),
+    end(line) {
+      const skimmed = skimmer.end();
+      const { text, invalid } = decodeUtf8(skimmed.skeleton);
+      onLine({ ...line, text, invalidUtf8: invalid || skimmed.invalidUtf8 }, skimmed.syntaxError);
+    },
+    discard() {
+      skimmer.end();
+    },
+  };
 }
 
 /** `truncated JSON` for a value cut short (or a last line with no newline), else the parser's words. */

@@ -11,11 +11,19 @@
 import type { VerifyOptions } from '../../options.ts';
 import type { Report } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
+import type { SkimProfile } from '../../stream/json-skim.ts';
 import { readNdjson, type JsonRecord } from '../../stream/ndjson.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification } from '../../verification.ts';
 import { createDesignChecker, type ShapeChecker } from './design.ts';
 import { createImplChecker } from './impl.ts';
+
+/**
+ * Strings the checks never read (message text, tool input/output, metadata): skimmed away, so a
+ * line of many megabytes costs little more than its ids and structure. `content` is dropped only
+ * where it is a string (impl-2.0 message text); in design-1.0 it is the block array, kept.
+ */
+const AGENT_HISTORY_SKIM: SkimProfile = { opaque: ['text', 'output', 'input', 'metadata', 'prompt', 'summary', 'args'], stringOnly: ['content'] };
 
 /** The two shapes, as reported in `report.kind` and `report.details.schema`. */
 export type AgentHistorySchema = 'design-1.0' | 'impl-2.0';
@@ -59,7 +67,7 @@ export async function verifyAgentHistory(input: VerifyInput | OpenedInput, optio
       }
       checker.record(record, line);
     },
-    options.signal,
+    { ...(options.signal ? { signal: options.signal } : {}), skim: AGENT_HISTORY_SKIM },
   );
   if (checker) checker.end(summary.complete);
   else if (summary.complete) {

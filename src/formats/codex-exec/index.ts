@@ -24,7 +24,7 @@ export async function verifyCodexExec(input: VerifyInput | OpenedInput, options:
   const context = await beginVerification(input, options);
   const { collector, opened } = context;
   const checker = createExecChecker(collector);
-  const summary = await readNdjson(context, (record, line) => checker.record(record, line), options.signal);
+  const summary = await readNdjson(context, (record, line) => checker.record(record, line), options.signal ? { signal: options.signal } : {});
   if (summary.complete && summary.lineCount === 0) collector.add('input.empty', '$', 'the input holds no lines');
   else checker.end(summary.complete);
   return finishVerification(context, {

@@ -13,6 +13,7 @@ import { toZaxyJson } from '../src/formats/zaxy/compat.ts';
 import type { Report } from '../src/report/types.ts';
 import { verify } from '../src/verify.ts';
 import { parseCliArgs, USAGE } from './args.ts';
+import { nodeGunzip } from './node-gunzip.ts';
 import { renderText } from './text-report.ts';
 
 /**
@@ -52,7 +53,7 @@ async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     return printUnreadable(args, label, (error as Error).message);
   }
-  const report = await verify(input, { ...args.options, name: label, sha256: nodeSha256 });
+  const report = await verify(input, { ...args.options, name: label, sha256: nodeSha256, gunzip: nodeGunzip });
   return print(args, report);
 }
 

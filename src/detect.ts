@@ -15,23 +15,36 @@ const textDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ign
  */
 export function detectFormat(head: Uint8Array): FormatId | null {
   const text = textDecoder.decode(head);
-  const firstLine = firstNonBlankLine(text);
-  const record = parseObject(firstLine);
-  if (record !== undefined) {
-    const fromRecord = detectNdjsonRecord(record);
-    if (fromRecord !== null) return fromRecord;
-  }
-  return detectJsonDocument(text);
+  return detectNdjson(text) ?? detectJsonDocument(text);
 }
 
-function firstNonBlankLine(text: string): string {
+/** Lines of the head looked at for an NDJSON record (a damaged first line should not hide the format). */
+const NDJSON_PROBE_LINES = 8;
+
+/**
+ * NDJSON: the first of the head's first non-blank lines that is a JSON object with a known record
+ * shape decides. A line cut by the end of the head (design-1.0 session lines run to megabytes)
+ * counts when it opens with a top-level `"type"` naming a known record.
+ */
+function detectNdjson(text: string): FormatId | null {
   let start = 0;
-  for (;;) {
+  for (let probed = 0; probed < NDJSON_PROBE_LINES && start < text.length; ) {
     const end = text.indexOf('\n', start);
     const line = end === -1 ? text.slice(start) : text.slice(start, end);
-    if (line.trim() !== '' || end === -1) return line;
-    start = end + 1;
+    start = end === -1 ? text.length : end + 1;
+    if (line.trim() === '') continue;
+    probed++;
+    const record = parseObject(line);
+    const fromRecord = record === undefined ? (end === -1 ? detectRecordPrefix(line) : null) : detectNdjsonRecord(record);
+    if (fromRecord !== null) return fromRecord;
   }
+  return null;
+}
+
+/** `{"type": "<known record type>"` at the start of an incomplete line. */
+function detectRecordPrefix(line: string): FormatId | null {
+  const match = /^\s*\{\s*"type"\s*:\s*"([a-z:]{1,20})"/.exec(line);
+  return match ? detectNdjsonRecord({ type: match[1] }) : null;
 }
 
 function parseObject(line: string): Record<string, unknown> | undefined {

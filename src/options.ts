@@ -4,6 +4,7 @@
  */
 import type { Sha256 } from './crypto/sha256.ts';
 import type { Limits } from './limits.ts';
+import type { GunzipFactory } from './stream/gunzip.ts';
 
 export interface VerifyOptions {
   /** Overrides of `DEFAULT_LIMITS`. */
@@ -18,4 +19,11 @@ export interface VerifyOptions {
   readonly sha256?: Sha256;
   /** Report the kit's own extra checks (warnings) as errors. Never changes compat output. */
   readonly strict?: boolean;
+  /**
+   * Decompressor for gzip input (default: the kit's fflate-based `gunzipStream`). A replacement
+   * must keep its error contract: multi-member, CRC/ISIZE, truncation, trailing garbage and the
+   * size/ratio limits, as `StreamProblem`s after the data before them (see `stream/gunzip.ts`).
+   * The CLI passes one built on `node:zlib`.
+   */
+  readonly gunzip?: GunzipFactory;
 }

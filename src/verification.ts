@@ -32,6 +32,7 @@ export async function beginVerification(input: VerifyInput | OpenedInput, option
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.name !== undefined ? { name: options.name } : {}),
+    ...(options.gunzip ? { gunzip: options.gunzip } : {}),
   });
   const collector = createCollector({ maxFindings: limits.maxFindings, strict: options.strict ?? false });
   return { limits, collector, opened, label: options.name ?? 'bytes', startedAt };

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Limits } from '../limits.ts';
+import type { GunzipFactory } from './gunzip.ts';
 import { toByteStream, type VerifyInput } from './input.ts';
 import { StreamProblem } from './problem.ts';
 
@@ -20,6 +21,8 @@ export interface OpenOptions {
   readonly onProgress?: (bytesRead: number, totalBytes?: number) => void;
   /** File name, when known: a name ending in `.gz` must carry the gzip magic. */
   readonly name?: string;
+  /** Decompressor for gzip input; default `gunzipStream` (fflate), loaded only when needed. */
+  readonly gunzip?: GunzipFactory;
 }
 
 /** An input that was opened once; pass it on to a format verifier instead of the raw input. */
@@ -95,7 +98,8 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
   const raw = replay(first, sourceReader, sourceDone, sourceProblem);
 
   // Loaded only for gzip input, so a plain-JSON consumer never pulls fflate in.
-  const decompressed = gzip ? raw.pipeThrough((await import('./gunzip.ts')).gunzipStream({ limits, counters })) : raw;
+  const gunzip = gzip ? (options.gunzip ?? (await import('./gunzip.ts')).gunzipStream) : undefined;
+  const decompressed = gunzip ? raw.pipeThrough(gunzip({ limits, counters })) : raw;
   const counting = gzip
     ? decompressed
     : decompressed.pipeThrough(

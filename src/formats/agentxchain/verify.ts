@@ -43,21 +43,20 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
   try {
     const parsed = await readDocument(opened.stream, { maxBytes: limits.maxBufferedBytes, ...(options.signal ? { signal: options.signal } : {}) });
     if (parsed.ok) {
-      const sha256: Sha256 = options.sha256 ?? (await loadSha256());
-      const checks: CheckContext = {
-        collector,
-        sha256,
-        maxNesting: Math.max(1, Math.floor(limits.maxJsonDepth / JSON_LEVELS_PER_CHILD)),
-        ...(options.signal ? { signal: options.signal } : {}),
-        errorCount: 0,
-      };
       const artifact = parsed.value;
       verified = true;
       if (!isJsonObject(artifact)) {
-        checks.errorCount++;
         collector.add('agentxchain.not_an_object', '$', 'must be a JSON object', { compat: 'artifact: must be a JSON object' });
         details = { schema_version: null, export_kind: null, file_count: 0, files: [], compat: { shape: 'not_object', error_count: 1 } };
       } else {
+        const sha256: Sha256 = options.sha256 ?? (await loadSha256());
+        const checks: CheckContext = {
+          collector,
+          sha256,
+          maxNesting: Math.max(1, Math.floor(limits.maxJsonDepth / JSON_LEVELS_PER_CHILD)),
+          ...(options.signal ? { signal: options.signal } : {}),
+          errorCount: 0,
+        };
         kind = typeof artifact['export_kind'] === 'string' ? artifact['export_kind'] : null;
         details = headerOf(artifact, limits.maxJsonDepth, collector);
         const rows = verifyExportObject(checks, ROOT_SCOPE, artifact);

@@ -67,8 +67,11 @@ export type DocumentRoot = JsonValue | Map<string, JsonValue | StreamedArray>;
 export interface DocumentVisitor {
   /** Top-level keys whose array values are streamed instead of materialised. */
   readonly streamKeys: readonly string[];
-  /** A streamed array begins (a duplicate key starts again: the last one wins, as in Python). */
-  startArray(key: string): void;
+  /**
+   * A streamed array begins (a duplicate key starts again: the last one wins, as in Python).
+   * `root` holds the root members read so far (earlier keys only).
+   */
+  startArray(key: string, root: ReadonlyMap<string, JsonValue | StreamedArray>): void;
   /** One element of a streamed array. */
   element(key: string, index: number, element: TapeNode): void;
 }
@@ -176,7 +179,7 @@ function walkRootObject(context: ScanContext, open: number, visitor: DocumentVis
     }
     pos = skipWhitespace(bytes, pos + 1);
     if (bytes[pos] === 0x5b && visitor.streamKeys.includes(key) && context.maxDepth >= 2) {
-      const streamed = walkStreamedArray(context, pos, key, visitor);
+      const streamed = walkStreamedArray(context, pos, key, visitor, root);
       if (streamed === undefined) return undefined;
       root.set(key, { streamed: true, length: streamed[0] });
       pos = streamed[1];
@@ -196,10 +199,16 @@ function walkRootObject(context: ScanContext, open: number, visitor: DocumentVis
   }
 }
 
-function walkStreamedArray(context: ScanContext, open: number, key: string, visitor: DocumentVisitor): [number, number] | undefined {
+function walkStreamedArray(
+  context: ScanContext,
+  open: number,
+  key: string,
+  visitor: DocumentVisitor,
+  root: ReadonlyMap<string, JsonValue | StreamedArray>,
+): [number, number] | undefined {
   const bytes = context.bytes;
   const tape = context.tape;
-  visitor.startArray(key);
+  visitor.startArray(key, root);
   let pos = skipWhitespace(bytes, open + 1);
   if (bytes[pos] === 0x5d) return [0, pos + 1];
   const node: { bytes: Uint8Array; tape: Int32Array; node: number } = { bytes, tape: tape.data, node: 0 };

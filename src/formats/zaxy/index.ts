@@ -24,7 +24,7 @@ import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, type VerificationContext } from '../../verification.ts';
 import { checkBundle, type CheckOutcome } from './bundle.ts';
 import { PYTHON_NESTING_LIMIT, type ZaxyOptions } from './options.ts';
-import { scanSignedDocument } from './scan.ts';
+import { type DisclosedScan, scanSignedDocument } from './scan.ts';
 import { UNSIGNED_VERSION } from './schema.ts';
 import { checkSubset } from './subset.ts';
 import { checkUnsigned, scanUnsignedDocument } from './unsigned.ts';
@@ -115,7 +115,12 @@ async function verifyDocument(
   const scanned = signed.scan;
   const signedRoot = scanned.root as Map<string, never>;
   if (shape === 'zaxy.subset') {
-    return { kind: shape, ...(await checkSubset({ bytes, root: signedRoot, disclosed: scanned.disclosed, pin, verifier, sha256, collector, maxDepth, maxProblems })) };
+    const rescan = (merkleRoot: JsonValue): DisclosedScan => {
+      const again = scanSignedDocument(bytes, { ...scanOptions, disclosedRoot: merkleRoot });
+      if (!again.ok) throw new Error('internal: a document read once could not be read again');
+      return again.scan.disclosed;
+    };
+    return { kind: shape, ...(await checkSubset({ bytes, root: signedRoot, disclosed: scanned.disclosed, pin, verifier, sha256, collector, maxDepth, maxProblems, rescan })) };
   }
   return { kind: shape, ...(await checkBundle({ root: signedRoot, entries: scanned.entries, pin, verifier, sha256, collector, maxFacts: MAX_DETAIL_ENTRIES })) };
 }

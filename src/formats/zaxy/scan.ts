@@ -12,6 +12,7 @@
  * bounded by the caller's limits.
  * @module
  */
+import { bytesEqual } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { surrogateErrorMessage } from '../../json/canonical.ts';
@@ -73,32 +74,36 @@ export interface DisclosedDetail {
   readonly oddSides: number[];
   /** Step numbers whose sibling is not 64 lowercase hex digits. */
   readonly oddSiblings: number[];
-}
-
-/** A Python error Zaxy would raise for one disclosed element, and where. */
-export interface DisclosedError {
-  readonly position: number;
-  readonly error: PyError;
-  /** Path inside the element. */
-  readonly path: (string | number)[];
+  /** The proof led to the signed root (null: not compared). */
+  included: boolean | null;
+  /** The element raised a Python error (its proof was never folded). */
+  failed: boolean;
 }
 
 /**
- * What the scan learned about the streamed `disclosed` array. Per-element data is compact (the
- * array may be long and hostile): a computed root and a flag per element, the byte offset of
- * each `index` (read again only when a message needs it), full details for the first few.
+ * A disclosed element Zaxy would stop at: a Python error, or a proof that does not lead to the
+ * root it was compared with.
+ */
+export type DisclosedProblem =
+  | { readonly position: number; readonly kind: 'error'; readonly error: PyError; readonly path: (string | number)[] }
+  | { readonly position: number; readonly kind: 'mismatch'; readonly computed: Uint8Array; readonly indexOffset: number };
+
+/**
+ * What the scan learned about the streamed `disclosed` array. The array may be long and hostile,
+ * so nothing is kept per element beyond the problems (bounded) and the first elements' details:
+ * each proof is compared with the signed root as soon as it is folded. The root is the
+ * `merkle_root` read before `disclosed` (Zaxy writes the header first), or one given by the
+ * caller for a second pass when the document put it elsewhere.
  */
 export interface DisclosedScan {
   count: number;
-  /** 32 bytes per element: the root its proof leads to (where `failed[i] === 0`). */
-  roots: Uint8Array;
-  /** 1 where the element raised a Python error before any root comparison. */
-  failed: Uint8Array;
-  /** Byte offset of each element's `index` value in the document, or -1 when it has none. */
-  indexOffsets: Int32Array;
-  /** Python errors in element order (bounded; the first is always kept). */
-  readonly errors: DisclosedError[];
-  errorCount: number;
+  /** The `merkle_root` value proofs were compared with; undefined when none was known. */
+  comparedWith: JsonValue | undefined;
+  /** Problems in element order (bounded; the first is always kept). */
+  readonly problems: DisclosedProblem[];
+  problemCount: number;
+  /** Elements whose proof led to the root. */
+  included: number;
   readonly details: DisclosedDetail[];
 }
 
@@ -117,6 +122,8 @@ export interface ScanOptions {
   readonly maxFacts: number;
   /** Bound on disclosed elements whose details are kept. */
   readonly maxDisclosedDetails: number;
+  /** Compare disclosed proofs with this `merkle_root` value instead of the one read before them. */
+  readonly disclosedRoot?: JsonValue;
 }
 
 const CONTENT = /* @__PURE__ */ new TextEncoder().encode('content');
@@ -147,7 +154,9 @@ export function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): { o
   function entry(index: number, element: TapeNode): void {
     const { bytes: input, tape } = element;
     entries.count = index + 1;
-    if (entries.leaves.length < 32 * (index + 1)) entries.leaves = grow(entries.leaves, 32 * (index + 1));
+    // Once an entry has no leaf there is no root to compute: stop keeping leaves (bounded memory).
+    const keepLeaf = entries.leaflessCount === 0;
+    if (keepLeaf && entries.leaves.length < 32 * (index + 1)) entries.leaves = grow(entries.leaves, 32 * (index + 1));
     if (tape[0] !== TAG_OBJECT) {
       gatherError(index, subscriptTypeError(materialize(input, tape, 0)));
       return;
@@ -166,7 +175,7 @@ export function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): { o
       return;
     }
     const all = sink.bytes.subarray(0, sink.length);
-    entries.leaves.set(sha256.digest(all), 32 * index);
+    if (keepLeaf) entries.leaves.set(sha256.digest(all), 32 * index);
     if (idSlot < 0) {
       idProblem({ index, kind: 'missing' });
       return;
@@ -189,41 +198,50 @@ export function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): { o
     entries.idProblemCount++;
   }
 
+  /** The signed root proofs are compared with, decoded as Zaxy decodes it (spec §9 step 4). */
+  let signedRoot: Uint8Array | undefined;
+
+  function startDisclosed(root: ReadonlyMap<string, unknown>): void {
+    disclosed = emptyDisclosed();
+    const value = 'disclosedRoot' in options ? options.disclosedRoot : (root.get('merkle_root') as JsonValue | undefined);
+    const decoded = value === undefined ? undefined : pythonFromHex(value);
+    signedRoot = decoded === undefined || isPyError(decoded) ? undefined : decoded;
+    if (signedRoot !== undefined) disclosed.comparedWith = value;
+  }
+
   function disclosedElement(position: number, element: TapeNode): void {
     const scan = disclosed;
     scan.count = position + 1;
-    if (scan.failed.length < position + 1) {
-      scan.roots = grow(scan.roots, 32 * (position + 1));
-      scan.failed = grow(scan.failed, position + 1);
-      const offsets = new Int32Array(scan.failed.length);
-      offsets.set(scan.indexOffsets);
-      scan.indexOffsets = offsets;
-    }
     const { bytes: input, tape } = element;
     const indexSlot = tape[0] === TAG_OBJECT ? memberValue(input, tape, 0, INDEX) : -1;
-    scan.indexOffsets[position] = indexSlot < 0 ? -1 : valueOffset(tape, indexSlot);
     const detail: DisclosedDetail | undefined =
       scan.details.length < options.maxDisclosedDetails
-        ? { index: indexSlot < 0 ? undefined : materialize(input, tape, indexSlot), facts: undefined, steps: [], proofDepth: 0, sides: '', oddSides: [], oddSiblings: [] }
+        ? { index: indexSlot < 0 ? undefined : materialize(input, tape, indexSlot), facts: undefined, steps: [], proofDepth: 0, sides: '', oddSides: [], oddSiblings: [], included: null, failed: false }
         : undefined;
     if (detail !== undefined) scan.details.push(detail);
     const outcome = foldDisclosed(element, canonical, sink, sha256, detail);
-    if ('root' in outcome) {
-      scan.roots.set(outcome.root, 32 * position);
-      return;
+    let problem: DisclosedProblem | undefined;
+    if (!('root' in outcome)) {
+      problem = { position, kind: 'error', error: outcome.error, path: outcome.path };
+      if (detail !== undefined) detail.failed = true;
+    } else if (signedRoot !== undefined) {
+      const included = bytesEqual(outcome.root, signedRoot);
+      if (detail !== undefined) detail.included = included;
+      if (included) scan.included++;
+      else problem = { position, kind: 'mismatch', computed: outcome.root, indexOffset: indexSlot < 0 ? -1 : valueOffset(tape, indexSlot) };
     }
-    scan.failed[position] = 1;
-    if (scan.errors.length < options.maxProblems) scan.errors.push({ position, error: outcome.error, path: outcome.path });
-    scan.errorCount++;
+    if (problem === undefined) return;
+    if (scan.problems.length < options.maxProblems) scan.problems.push(problem);
+    scan.problemCount++;
   }
 
   const result = readJsonDocument(
     bytes,
     {
       streamKeys: ['entries', 'disclosed'],
-      startArray(key) {
+      startArray(key, root) {
         if (key === 'entries') entries = emptyEntries();
-        else disclosed = emptyDisclosed();
+        else startDisclosed(root);
       },
       element(key, index, element) {
         if (key === 'entries') entry(index, element);
@@ -241,7 +259,7 @@ function emptyEntries(): EntriesScan {
 }
 
 function emptyDisclosed(): DisclosedScan {
-  return { count: 0, roots: new Uint8Array(32 * 64), failed: new Uint8Array(64), indexOffsets: new Int32Array(64), errors: [], errorCount: 0, details: [] };
+  return { count: 0, comparedWith: undefined, problems: [], problemCount: 0, included: 0, details: [] };
 }
 
 /** Byte offset in the document where the value at `slot` starts. */

@@ -10,7 +10,6 @@
  * integer, or inconsistent with the proof's path.
  * @module
  */
-import { bytesEqual } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { SignatureVerifier } from '../../crypto/signature.ts';
 import { toHex } from '../../encoding/hex.ts';
@@ -37,6 +36,8 @@ export interface SubsetCheckInput {
   readonly maxDepth: number;
   /** Problems turned into candidates at most (findings are bounded anyway). */
   readonly maxProblems: number;
+  /** Scans `disclosed` again, comparing proofs with this merkle_root value. */
+  readonly rescan: (merkleRoot: JsonValue) => DisclosedScan;
 }
 
 const MALFORMED = 'malformed subset: ';
@@ -69,17 +70,18 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
   const elements: Candidate[] = [];
   const raw = root.get('disclosed');
   let count = 0;
-  let included = 0;
+  let scan = input.disclosed;
   if (raw === undefined) {
     elements.push({ code: 'zaxy.malformed', path: '$', message: 'the subset has no disclosed field', compat: `${MALFORMED}'disclosed'` });
   } else if (isStreamed(raw)) {
     count = raw.length;
-    let nextError = 0;
-    for (let position = 0; position < count && elements.length < input.maxProblems; position++) {
-      if (disclosed.failed[position] === 1) {
-        const problem = disclosed.errors[nextError++];
-        if (problem === undefined) continue; // beyond the kept errors (bounded)
-        const path = ['disclosed', position, ...problem.path];
+    // The scan compared proofs with the merkle_root it met before `disclosed`; if that is not the
+    // document's final merkle_root (placed after, or given twice), compare again with the right one.
+    if (signedRoot !== undefined && scan.comparedWith !== claimed) scan = input.rescan(claimed!);
+    for (const problem of scan.problems) {
+      if (elements.length >= input.maxProblems) break;
+      if (problem.kind === 'error') {
+        const path = ['disclosed', problem.position, ...problem.path];
         const unencodable = problem.error.pyError === 'ValueError' && problem.error.text.includes("codec can't encode");
         elements.push({
           code: unencodable ? 'zaxy.unencodable_string' : 'zaxy.malformed',
@@ -87,23 +89,17 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
           message: `${describePath(path)}: ${clip(problem.error.text)}`,
           compat: MALFORMED + problem.error.text,
         });
-        continue;
+      } else if (signedRoot !== undefined) {
+        const index = readIndex(input, problem.indexOffset);
+        elements.push({
+          code: 'zaxy.inclusion_failed',
+          path: jsonPath(['disclosed', problem.position, 'proof']),
+          message: `disclosed[${problem.position}]: the proof does not lead to merkle_root`,
+          compat: index === undefined ? `${MALFORMED}'index'` : `inclusion proof failed for index ${pythonStr(index)}`,
+          expected: toHex(signedRoot),
+          actual: toHex(problem.computed),
+        });
       }
-      if (signedRoot === undefined) continue;
-      const computed = disclosed.roots.subarray(32 * position, 32 * position + 32);
-      if (bytesEqual(computed, signedRoot)) {
-        included++;
-        continue;
-      }
-      const index = readIndex(input, position);
-      elements.push({
-        code: 'zaxy.inclusion_failed',
-        path: jsonPath(['disclosed', position, 'proof']),
-        message: `disclosed[${position}]: the proof does not lead to merkle_root`,
-        compat: index === undefined ? `${MALFORMED}'index'` : `inclusion proof failed for index ${pythonStr(index)}`,
-        expected: toHex(signedRoot),
-        actual: toHex(computed),
-      });
     }
   } else {
     const iterable = raw instanceof Map || typeof raw === 'string';
@@ -114,10 +110,10 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
     }
   }
 
-  const warnings = [signatureHexWarning(root), ...proofWarnings(disclosed.details)];
+  const warnings = [signatureHexWarning(root), ...proofWarnings(scan.details)];
   const deciding = version ?? pinned ?? signature ?? rootProblem ?? elements[0];
   const zaxy = record(input.collector, deciding, [version, pinned, signature, rootProblem, ...elements, ...warnings]);
-  const proofsChecked = isStreamed(raw) && signedRoot !== undefined && disclosed.errorCount === 0;
+  const proofsChecked = isStreamed(raw) && signedRoot !== undefined && !scan.problems.some((problem) => problem.kind === 'error');
   return {
     zaxy,
     checked: {
@@ -129,18 +125,17 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
     details: {
       ...signerDetails(root, step, sha256),
       disclosed_count: count,
-      disclosed: disclosed.details.map((detail, position) => disclosedDetail(detail, position < count && disclosed.failed[position] !== 1 && signedRoot !== undefined ? bytesEqual(disclosed.roots.subarray(32 * position, 32 * position + 32), signedRoot) : null)),
-      disclosed_truncated: disclosed.details.length < count,
-      included_count: proofsChecked ? included : null,
+      disclosed: scan.details.map((detail) => disclosedDetail(detail, signedRoot === undefined ? null : detail.included)),
+      disclosed_truncated: scan.details.length < count,
+      included_count: proofsChecked ? scan.included : null,
       pinned: pin === undefined ? null : pinned === undefined,
       zaxy,
     },
   };
 }
 
-/** The element's `index` value, read again from the document (kept as an offset by the scan). */
-function readIndex(input: SubsetCheckInput, position: number): JsonValue | undefined {
-  const offset = input.disclosed.indexOffsets[position]!;
+/** An element's `index` value, read again from the document at the offset the scan kept. */
+function readIndex(input: SubsetCheckInput, offset: number): JsonValue | undefined {
   if (offset < 0) return undefined;
   const read = readJsonAt(input.bytes, offset, { maxDepth: input.maxDepth });
   return read.ok ? read.value : undefined;
@@ -180,7 +175,8 @@ function proofWarnings(details: readonly DisclosedDetail[]): Candidate[] {
         severity: 'warning',
       });
     }
-    const problem = indexProblem(detail);
+    // A proof that raised was never read whole: nothing to compare the index with.
+    const problem = detail.failed ? undefined : indexProblem(detail);
     if (problem !== undefined) {
       warnings.push({ code: 'zaxy.index_unbound', path: jsonPath(['disclosed', position, 'index']), message: problem, severity: 'warning' });
     }

@@ -340,6 +340,15 @@ def main() -> None:
     doc = subset()
     doc["algorithm"] = "ml-dsa-65"
     add("subset-algorithm-swapped", "algorithm label changed to ml-dsa-65", sign(doc))
+    doc = subset()
+    moved = {k: v for k, v in doc.items() if k != "merkle_root"}
+    moved["merkle_root"] = doc["merkle_root"]
+    add("subset-merkle-root-after-disclosed", "merkle_root written after disclosed", moved, pin=PUBLIC)
+    text = dumps(moved).replace('"disclosed": [', '"merkle_root": "zz", "disclosed": [', 1)
+    add("subset-merkle-root-twice-bad-first", "merkle_root given twice: an undecodable one before disclosed, the signed one last", text=text, pin=PUBLIC)
+    other = subset(contents=[entry(7, "other")], indices=(0,))["merkle_root"]
+    text = dumps(moved).replace('"disclosed": [', f'"merkle_root": "{other}", "disclosed": [', 1)
+    add("subset-merkle-root-twice-other-first", "merkle_root given twice: another valid root before disclosed, the signed one last", text=text, pin=PUBLIC)
 
     # Inputs that never reach Zaxy's verifier (source: kit).
     good = dumps(bundle()).encode("utf-8")

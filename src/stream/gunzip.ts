@@ -20,7 +20,7 @@
 import { Inflate } from 'fflate';
 import type { Limits } from '../limits.ts';
 import { crc32 } from './crc32.ts';
-import { StreamProblem } from './problem.ts';
+import { isStreamProblem, StreamProblem } from './problem.ts';
 
 export interface GunzipOptions {
   readonly limits: Limits;
@@ -463,10 +463,23 @@ export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) =
   let problem: unknown;
   let ended = false;
 
+  let drained: Promise<void> | undefined;
   const fail = (error: unknown): void => {
     problem = error;
     core.destroy?.();
-    reader.cancel(error).catch(() => undefined);
+    if (isStreamProblem(error) && error.code.startsWith('gzip.')) {
+      // Damaged container: read (not inflate) the rest, so the bytes-read count is the file's size
+      // and does not depend on where chunks happened to end. Limits and aborts stop at once.
+      drained = (async () => {
+        try {
+          while (!(await reader.read()).done);
+        } catch {
+          // the source's own problem (abort, input limit) ends the drain
+        }
+      })();
+    } else {
+      reader.cancel(error).catch(() => undefined);
+    }
   };
 
   const readable = new ReadableStream<Uint8Array>(
@@ -475,7 +488,10 @@ export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) =
         while (queue.length === 0) {
           if (problem !== undefined) {
             // Error only once the reader has taken everything queued before the problem.
-            if ((controller.desiredSize ?? 0) >= READ_AHEAD_BYTES) controller.error(problem);
+            if ((controller.desiredSize ?? 0) >= READ_AHEAD_BYTES) {
+              await drained;
+              controller.error(problem);
+            }
             return;
           }
           if (ended) {

@@ -273,7 +273,8 @@ export async function forEachLine(stream: ReadableStream<Uint8Array>, options: F
  * The splitter as a `TransformStream` of decoded `Line`s, for consumers that prefer streams.
  * Over-long lines are reported through `tooLong` and not emitted.
  * @example
- * for await (const line of bytes.pipeThrough(lineStream({ maxLineBytes: 1 << 20, tooLong: () => {} }))) console.log(line.text);
+ * const reader = bytes.pipeThrough(lineStream({ maxLineBytes: 1 << 20, tooLong: () => {} })).getReader();
+ * for (let next = await reader.read(); !next.done; next = await reader.read()) console.log(next.value.text);
  */
 export function lineStream(options: Omit<LineSplitterOptions, 'sink'>): TransformStream<Uint8Array, Line> {
   let splitter: LineSplitter | undefined;

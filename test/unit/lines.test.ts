@@ -96,7 +96,8 @@ describe('line splitter', () => {
   it('works as a TransformStream', async () => {
     const texts: string[] = [];
     const source = new Response('a\nb\r\nc').body!;
-    for await (const line of source.pipeThrough(lineStream({ maxLineBytes: 100, tooLong: () => {} }))) texts.push(line.text);
+    const reader = source.pipeThrough(lineStream({ maxLineBytes: 100, tooLong: () => {} })).getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) texts.push(next.value.text);
     assert.deepEqual(texts, ['a', 'b', 'c']);
   });
 });

@@ -45,11 +45,11 @@ const MALFORMED = 'malformed subset: ';
 /**
  * Runs every check of a disclosed subset and records the findings.
  * @example
- * const outcome = await checkSubset({ bytes, root, disclosed, pin, verifier, sha256, collector, maxDepth: 990, maxProblems: 1000 });
+ * const outcome = await checkSubset({ bytes, root, disclosed, pin, verifier, sha256, collector, maxDepth: 990, maxProblems: 1000, rescan });
  * outcome.zaxy; // { ok: false, reason: 'inclusion proof failed for index 2' }
  */
 export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome> {
-  const { root, disclosed, pin, sha256 } = input;
+  const { root, pin, sha256 } = input;
   const version = versionCandidate(root);
   const pinned = pinCandidate(root, pin);
   const step = await signatureStep(root, input.verifier);

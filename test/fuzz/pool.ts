@@ -54,7 +54,7 @@ export async function runPool(source: Iterator<Job>, options: PoolOptions, onOut
     let current: { id: number; job: Job } | undefined;
     const spawn = async (): Promise<Worker> => {
       const w = new Worker(WORKER_URL, {
-        execArgv: process.execArgv.filter((arg) => arg !== '--import' && arg !== 'tsx'),
+        execArgv: [],
         resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 3072 },
       });
       // A worker that cannot even start is a harness problem, not a finding about the kit.
@@ -94,7 +94,7 @@ export async function runPool(source: Iterator<Job>, options: PoolOptions, onOut
         // Until the worker says how big the input is, allow for the largest case.
         const arm = (bytes: number): void => {
           clearTimeout(timer);
-          const limit = 2 * budgetMs(bytes) + 10_000;
+          const limit = budgetMs(bytes) + 15_000;
           timer = setTimeout(() => finish({ id: job.id, job: job.job, poolFailure: { oracle: 'hang', detail: `no answer after ${limit} ms: worker terminated` } }, true), limit);
         };
         arm(64 * 1024 * 1024);

@@ -52,7 +52,10 @@ if (values.index !== undefined) {
   if (outcome?.harnessError) throw new Error(outcome.harnessError);
   const result = outcome?.result ?? { failures: outcome?.poolFailure ? [outcome.poolFailure] : [], durationMs: NaN, heapDeltaBytes: 0 };
   console.log(`  overall ${'overall' in result ? result.overall : '(none)'} in ${Math.round(result.durationMs)} ms${'claim' in result && result.claim ? `; must fail because: ${result.claim}` : ''}`);
-  for (const failure of result.failures) console.log(`  FAIL [${failure.oracle}] ${failure.detail}`);
+  for (const failure of result.failures) {
+    console.log(`  FAIL [${failure.oracle}] ${failure.detail}`);
+    if (!values['no-save']) console.log(`  saved -> ${saveCrasher(c, failure)}`);
+  }
   if ('controlMismatch' in result && result.controlMismatch) console.log(`  control did not pass: ${result.controlMismatch}`);
   process.exitCode = result.failures.length > 0 ? 1 : 0;
 } else {

@@ -3,7 +3,8 @@
  * a case that never returns (a hang in synchronous code) by terminating this thread.
  * @module
  */
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { generateCase, type CaseOptions, type FuzzCase } from './case.ts';
 import { checkCase } from './execute.ts';
@@ -21,7 +22,9 @@ export type WorkerMessage =
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs as a worker thread');
 let done = 0;
-const gc = (globalThis as { gc?: () => void }).gc;
+// A GC handle for the leak check (workers may not be started with --expose-gc).
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as (() => void) | undefined;
 
 port.postMessage({ type: 'ready', id: -1 } satisfies WorkerMessage);
 port.on('message', (message: { id: number; job: Job }) => {

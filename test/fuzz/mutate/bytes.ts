@@ -69,7 +69,7 @@ export function mutateBytes(input: Uint8Array, rng: Rng, op: ByteOp = rng.pick(B
       return { bytes: concatBytes([input.subarray(0, at), new Uint8Array(seq), input.subarray(at)]), note: `insert ${seq.map((b) => b.toString(16)).join(' ')} @${at}` };
     }
     case 'long-run': {
-      const count = rng.pick([65_537, 1 << 20, 4 << 20]);
+      const count = rng.weighted([65_537, 1 << 20, 4 << 20], [60, 35, 5]);
       const value = rng.pick([0x61, 0x20, 0x30, 0x5b, 0x7b, 0x0a, 0x00]);
       return { bytes: concatBytes([input.subarray(0, at), new Uint8Array(count).fill(value), input.subarray(at)]), note: `insert run of ${count} x 0x${value.toString(16)} @${at}` };
     }

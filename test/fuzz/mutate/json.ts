@@ -175,7 +175,7 @@ export function mutateJson(text: string, rng: Rng, op: JsonOp = rng.pick(JSON_OP
     }
     case 'long-string': {
       const item = pickWhere((i) => i.node.t === 'str') ?? rng.pick(nodes);
-      const length = rng.pick([4096, 65536, 1 << 20, 4 << 20]);
+      const length = rng.weighted([4096, 65536, 1 << 20, 4 << 20], [40, 35, 20, 5]);
       return replace(item.node, longString(rng, length), `= <${length}-char string>`, item.path);
     }
     case 'deep-nest': {

@@ -70,7 +70,7 @@ export function mutateLines(text: string, rng: Rng, op: LineOp = rng.pick(LINE_O
       return join([...lines.slice(0, i), lines[i]! + rng.pick(['', ' ', '\r']) + lines[i + 1]!, ...lines.slice(i + 2)], `lines ${i + 1}+${i + 2}`);
     }
     case 'long-line': {
-      const length = rng.pick([65_536, 1 << 20, 4 << 20]);
+      const length = rng.weighted([65_536, 1 << 20, 4 << 20], [60, 35, 5]);
       const line = rng.chance(0.5) ? `{"type":"message","pad":"${'x'.repeat(length)}"}` : 'x'.repeat(length);
       return join([...lines.slice(0, i), line, ...lines.slice(i)], `before line ${i + 1}: ${length}-byte line`);
     }

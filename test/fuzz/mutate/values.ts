@@ -71,7 +71,7 @@ export function hostileValue(rng: Rng): string {
     case 5:
       return rng.pick(SMALL_STRUCTURES);
     case 6:
-      return longString(rng, rng.pick([1024, 65536, 1 << 20, 3 << 20]));
+      return longString(rng, rng.weighted([1024, 65536, 1 << 20, 3 << 20], [40, 35, 20, 5]));
     case 7:
       return deepNesting(rng, rng.pick([100, 1001, 10_000]));
     default:

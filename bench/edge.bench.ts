@@ -14,14 +14,19 @@ import { verify } from '../src/verify.ts';
 import { execStream } from '../test/runtimes/exec-stream.ts';
 
 // Child mode of the heap probe below: verify one file in this (heap-limited) process.
+// `synthetic:N` verifies N bytes of the generated codex-exec stream instead of a file.
 if (process.argv[2] === '--heap-probe') {
-  const report = await verify(new Uint8Array(readFileSync(process.argv[3]!)), { name: process.argv[3]! });
-  console.log(report.overall);
+  const target = process.argv[3]!;
+  const input = target.startsWith('synthetic:') ? execStream(Number(target.slice('synthetic:'.length))) : new Uint8Array(readFileSync(target));
+  const report = await verify(input, { name: target });
+  console.log(JSON.stringify({ overall: report.overall, lines: report.details['line_count'], maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
   process.exit(0);
 }
 
 const MiB = 1024 * 1024;
 const ISOLATE_LIMIT = 128 * MiB;
+/** A verification that takes longer than this is reported as hung (workerd's CPU limit is far lower). */
+const REQUEST_TIMEOUT_MS = 120_000;
 
 const ARTIFACTS = [
   { file: 'agentxchain--large.json.gz', what: 'AgentXchain run export, 54 MB JSON (whole document)', wholeDocument: true },
@@ -36,25 +41,35 @@ const ARTIFACTS = [
 const filter = process.argv.slice(2);
 
 /**
- * The smallest V8 old space (MB, to 16 MB) with which Node's core still verifies `path`: the
- * JavaScript heap the whole-document formats really need once garbage is collected, which the
- * workerd process peak (V8 collects lazily when nothing presses it) overstates. ArrayBuffers
- * (the decompressed bytes) live outside the old space and come on top.
+ * The smallest V8 old space (MB, to 16 MB) with which Node's core still verifies `path`, and the
+ * process's peak RSS at that size: what the formats really need once garbage is collected, which
+ * the workerd peak overstates (V8 collects lazily when nothing presses it). ArrayBuffers (the
+ * decompressed bytes, parser tapes) live outside the old space: the RSS includes them.
  */
-function smallestHeapMb(path: string): number | undefined {
-  const completes = (mb: number): boolean =>
-    spawnSync(process.execPath, [`--max-old-space-size=${mb}`, '--import', 'tsx', fileURLToPath(import.meta.url), '--heap-probe', path], { encoding: 'utf8' }).status === 0;
+function smallestHeap(path: string): { heapMb: number; rssMb: number } | undefined {
+  const run = (mb: number): number | undefined => {
+    const child = spawnSync(process.execPath, [`--max-old-space-size=${mb}`, '--import', 'tsx', fileURLToPath(import.meta.url), '--heap-probe', path], { encoding: 'utf8' });
+    return child.status === 0 ? (JSON.parse(child.stdout.trim().split('\n').pop()!) as { maxRssMb: number }).maxRssMb : undefined;
+  };
   let low = 16;
   let high = 1024;
-  if (!completes(high)) return undefined;
+  let rssMb = run(high);
+  if (rssMb === undefined) return undefined;
   while (high - low > 16) {
     const middle = Math.round((low + high) / 32) * 16;
-    if (completes(middle)) high = middle;
-    else low = middle;
+    const rss = run(middle);
+    if (rss === undefined) low = middle;
+    else [high, rssMb] = [middle, rss];
   }
-  return high;
+  return { heapMb: high, rssMb };
 }
+
 const mb = (bytes: number): string => (bytes / MiB).toFixed(1);
+
+/** Peak RSS of Node with tsx doing nothing: the part of the RSS above that is not verification. */
+const nodeBaselineMb = Math.round(
+  Number(spawnSync(process.execPath, ['--import', 'tsx', '-e', 'console.log(process.resourceUsage().maxRSS / 1024)'], { encoding: 'utf8' }).stdout.trim()),
+);
 
 console.log('file | overall (status) | wall | workerd peak (VmHWM) | baseline | Δ | within 128 MB?');
 for (const artifact of ARTIFACTS) {
@@ -69,8 +84,15 @@ for (const artifact of ARTIFACTS) {
   try {
     const baseline = workerd.peakBytes();
     const started = performance.now();
-    const response = await fetch(`${workerd.urls['main']}?name=${encodeURIComponent(artifact.file)}`, { method: 'POST', body });
-    const report = (await response.json()) as Report;
+    let response: Response;
+    let report: Report;
+    try {
+      response = await fetch(`${workerd.urls['main']}?name=${encodeURIComponent(artifact.file)}`, { method: 'POST', body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      report = (await response.json()) as Report;
+    } catch (error) {
+      console.log(`${artifact.file} | no answer within ${REQUEST_TIMEOUT_MS / 1000} s (${(error as Error).name}); workerd at ${mb(workerd.peakBytes())} MB peak`);
+      continue;
+    }
     const wall = performance.now() - started;
     const peak = workerd.peakBytes();
     const delta = peak - baseline;
@@ -80,8 +102,12 @@ for (const artifact of ARTIFACTS) {
     );
     console.log(`    ${artifact.what}; ${mb(body.byteLength)} MB sent, ${mb(report.stats.bytes_read)} MB read; details: ${JSON.stringify(report.details).slice(0, 160)}`);
     if (!artifact.file.includes('bomb')) {
-      const heap = smallestHeapMb(path);
-      console.log(`    Node: smallest --max-old-space-size that completes: ${heap === undefined ? 'none up to 1024' : `${heap} MB`}${artifact.wholeDocument ? ' (+ the decompressed bytes as ArrayBuffers)' : ''}`);
+      const heap = smallestHeap(path);
+      console.log(
+        heap === undefined
+          ? '    Node: does not complete even with a 1024 MB old space'
+          : `    Node: smallest --max-old-space-size that completes: ${heap.heapMb} MB; peak RSS then ${heap.rssMb} MB (Node + tsx alone: ${nodeBaselineMb} MB, so ~${heap.rssMb - nodeBaselineMb} MB for the verification)`,
+      );
     }
   } finally {
     await workerd.stop();
@@ -107,5 +133,13 @@ if (filter.length === 0 || filter.some((word) => 'synthetic'.includes(word))) {
     } finally {
       await workerd.stop();
     }
+  }
+  // The same stream in Node with a 32 MB V8 old space: completing proves the memory is flat (the
+  // workerd peaks above include garbage V8 had no reason to collect yet).
+  for (const size of [128 * MiB, 1024 * MiB]) {
+    const started = performance.now();
+    const child = spawnSync(process.execPath, ['--max-old-space-size=32', '--import', 'tsx', fileURLToPath(import.meta.url), '--heap-probe', `synthetic:${size}`], { encoding: 'utf8' });
+    const wall = (performance.now() - started) / 1000;
+    console.log(`Node, --max-old-space-size=32, ${mb(size)} MB: ${child.status === 0 ? child.stdout.trim() : `failed (${child.status ?? child.signal})`} in ${wall.toFixed(1)} s`);
   }
 }

@@ -17,6 +17,9 @@ export interface FindingExtras {
 /** The verdict dimensions a verifier actually examined; the others report `not-checked`. */
 export type CheckedDimensions = Partial<Record<Exclude<Dimension, 'input'>, boolean>>;
 
+/** Findings past `maxFindings` still kept when they explain why verification stopped. */
+const STOP_RESERVE = 16;
+
 export interface FindingCollector {
   /** Records a finding (severity `error` unless given). Past `maxFindings` it is counted, not kept. */
   add(code: FindingCode, path: string, message: string, extras?: FindingExtras): void;
@@ -50,7 +53,10 @@ export function createCollector(options: { maxFindings: number; strict?: boolean
         const dimension = codeInfo(code).dimension;
         errorsByDimension.set(dimension, (errorsByDimension.get(dimension) ?? 0) + 1);
       }
-      if (findings.length >= options.maxFindings) {
+      // Input-dimension errors (a limit reached, an abort, unreadable input) say why verification
+      // stopped; they are few, so they are kept even past the cap, up to a small reserve.
+      const explainsStop = severity === 'error' && codeInfo(code).dimension === 'input';
+      if (findings.length >= options.maxFindings && !(explainsStop && findings.length < options.maxFindings + STOP_RESERVE)) {
         dropped++;
         return;
       }

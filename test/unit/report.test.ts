@@ -52,3 +52,13 @@ test('resolveLimits merges overrides and rejects misuse with TypeError', () => {
   assert.throws(() => resolveLimits({ maxLineBytes: -1 }), TypeError);
   assert.throws(() => resolveLimits({ nope: 1 } as never), TypeError);
 });
+
+test('a limit finding past maxFindings is still kept: it says why verification stopped', () => {
+  const bounded = createCollector({ maxFindings: 2 });
+  for (let i = 0; i < 5; i++) bounded.add('gzip.bad_data', '$', `n${i}`);
+  bounded.add('limit.compression_ratio', '$', 'bomb');
+  const codes = bounded.findings.map((f) => f.code);
+  assert.deepEqual(codes, ['gzip.bad_data', 'gzip.bad_data', 'limit.compression_ratio', 'limit.findings']);
+  const report = buildReport(bounded, { format: null, kind: null, input: 'x', checked: {}, bytesRead: 1, startedAt: 0 });
+  assert.equal(report.overall, 'error');
+});

@@ -20,7 +20,8 @@ export interface VerifyOptions {
   /** Report the kit's own extra checks (warnings) as errors. Never changes compat output. */
   readonly strict?: boolean;
   /**
-   * Decompressor for gzip input (default: the kit's fflate-based `gunzipStream`). A replacement
+   * Decompressor for gzip input (default: `DecompressionStream` where it behaves as the kit
+   * needs, as in browsers, else the kit's fflate-based `gunzipStream`). A replacement
    * must keep its error contract: multi-member, CRC/ISIZE, truncation, trailing garbage and the
    * size/ratio limits, as `StreamProblem`s after the data before them (see `stream/gunzip.ts`).
    * The CLI passes one built on `node:zlib`.

@@ -21,7 +21,7 @@ export interface OpenOptions {
   readonly onProgress?: (bytesRead: number, totalBytes?: number) => void;
   /** File name, when known: a name ending in `.gz` must carry the gzip magic. */
   readonly name?: string;
-  /** Decompressor for gzip input; default `gunzipStream` (fflate), loaded only when needed. */
+  /** Decompressor for gzip input; default `defaultGunzip` (the platform's where usable, else fflate), loaded only when needed. */
   readonly gunzip?: GunzipFactory;
 }
 
@@ -98,7 +98,7 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
   const raw = replay(first, sourceReader, sourceDone, sourceProblem);
 
   // Loaded only for gzip input, so a plain-JSON consumer never pulls fflate in.
-  const gunzip = gzip ? (options.gunzip ?? (await import('./gunzip.ts')).gunzipStream) : undefined;
+  const gunzip = gzip ? (options.gunzip ?? (await import('./gunzip-native.ts')).defaultGunzip) : undefined;
   const decompressed = gunzip ? raw.pipeThrough(gunzip({ limits, counters })) : raw;
   const counting = gzip
     ? decompressed

@@ -1,9 +1,10 @@
 /**
  * Streaming gunzip (RFC 1952) as a Web stream pair (STYLE.md §6), built from a push-style core:
  * this module parses the gzip member framing itself (header, trailer, concatenated members) and
- * hands only the raw DEFLATE data to fflate's streaming `Inflate`, so that every member's CRC-32
- * and ISIZE are checked (fflate's own `Gunzip` checks neither) and bytes after the last member
- * are caught instead of ignored.
+ * hands only the raw DEFLATE data to a raw inflater (fflate's streaming `Inflate` by default;
+ * the CLI plugs in node:zlib's, see `GunzipEngine`), so that every member's CRC-32 and ISIZE are
+ * checked (fflate's own `Gunzip` checks neither) and bytes after the last member are caught
+ * instead of ignored. Browsers use `gunzip-native.ts` (DecompressionStream) by default.
  *
  * The compressed bytes are attacker-controlled: output is capped by size and by ratio so a gzip
  * bomb stops at the limit instead of filling memory, and the input is fed to the inflater in
@@ -11,7 +12,7 @@
  * `TARGET_OUTPUT_PER_PUSH` bytes.
  *
  * Error contract (shared by every decompressor passed as `options.gunzip`): the readable side
- * first delivers all data decoded before a problem, then errors with a `StreamProblem` whose code
+ * first delivers the data decoded before a problem, then errors with a `StreamProblem` whose code
  * is one of `gzip.bad_header`, `gzip.bad_data`, `gzip.crc_mismatch`, `gzip.size_mismatch`,
  * `gzip.truncated`, `gzip.trailing_garbage`, `limit.decompressed_bytes`,
  * `limit.compression_ratio`, with the compressed byte offset in its message and `offset`.
@@ -35,9 +36,10 @@ export interface GunzipOptions {
 export type GunzipFactory = (options: GunzipOptions) => ReadableWritablePair<Uint8Array, Uint8Array>;
 
 /**
- * A push-style decoder: `push` consumes a prefix of `chunk` (at least one byte) and returns how
- * many bytes it took, emitting output through the callback it was created with; `finish` is
- * called once at end of input. Both throw (or reject with) a `StreamProblem` on bad data.
+ * A push-style decoder: `push` consumes a prefix of `chunk` and returns how many bytes it took
+ * (0 only while it works through bytes it held back), emitting output through the callback it was
+ * created with; `finish` is called once at end of input. Both throw (or reject with) a
+ * `StreamProblem` on bad data.
  */
 export interface PushCore {
   push(chunk: Uint8Array): number | Promise<number>;
@@ -197,7 +199,8 @@ type Phase =
   | 'trailer'; // CRC32 + ISIZE (8 bytes)
 
 /**
- * The gzip member parser around fflate's raw `Inflate` (push-style; see `PushCore`).
+ * The gzip member parser around a raw inflater (push-style; see `PushCore`); `engine` defaults to
+ * fflate and the JavaScript CRC-32.
  * Attacker-controlled input: every length field is bounded by the bytes actually present, and no
  * header field is buffered (names and comments are skipped as they stream by).
  */

@@ -271,3 +271,20 @@ test('an echoed schema_version nested too deep to print is replaced and reported
   assert.equal(compat.overall, 'error');
   assert.doesNotThrow(() => JSON.stringify(report));
 });
+
+test('the report survives a JSON round trip whatever numbers the artifact holds (1e400, -0)', async () => {
+  for (const text of [
+    '{"schema_version":"0.3","files":{"":{"bytes":1e400}}}',
+    '{"schema_version":"0.3","files":{"a":{"format":"text","bytes":-0,"sha256":"x","content_base64":""}}}',
+    '{"schema_version":1e400,"export_kind":[-0,1e400,{"a":-1e400}]}',
+  ]) {
+    const report = await verifyText(text);
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(report)), report, text);
+    const compat = toAgentxchainJson(report);
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(compat)), compat, text);
+  }
+  const echoed = toAgentxchainJson(await verifyText('{"schema_version":1e400,"export_kind":[-0,1e400]}'));
+  assert.ok('schema_version' in echoed);
+  assert.equal(echoed.schema_version, null, 'Infinity prints as null, as in the reference');
+  assert.deepStrictEqual(echoed.export_kind, [0, null]);
+});

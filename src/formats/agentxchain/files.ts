@@ -76,7 +76,8 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   const row = (status: FileStatus): FileRow => ({
     path: relPath,
     format: isJsonObject(entry) && typeof entry['format'] === 'string' ? entry['format'] : null,
-    bytes: isJsonObject(entry) && typeof entry['bytes'] === 'number' ? entry['bytes'] : null,
+    // Only what JSON can carry: 1e400 parses to Infinity, and -0 would print as 0.
+    bytes: isJsonObject(entry) && Number.isFinite(entry['bytes']) ? (entry['bytes'] as number) + 0 : null,
     sha256: isJsonObject(entry) && typeof entry['sha256'] === 'string' ? entry['sha256'] : null,
     status: report.state.invalid ? 'invalid' : report.state.mismatch ? 'mismatch' : status,
   });

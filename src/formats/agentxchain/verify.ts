@@ -96,7 +96,11 @@ function headerOf(artifact: Record<string, JsonValue>, maxDepth: number, collect
   const repos = artifact['repos'];
   const echo = (key: string): unknown => {
     const value = artifact[key] || null;
-    if (nestingDepth(value, maxDepth) <= maxDepth) return value;
+    // The report must survive a JSON round trip: echo what the reference's JSON.stringify prints
+    // (Infinity → null, -0 → 0), never a value JSON cannot hold.
+    if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+    if (typeof value !== 'object' || value === null) return value;
+    if (nestingDepth(value, maxDepth) <= maxDepth) return JSON.parse(JSON.stringify(value)) as unknown;
     collector.add('limit.json_depth', jsonPath([key]), `${key} is nested deeper than limits.maxJsonDepth (${maxDepth}) and is not echoed`);
     return `[${key} nested deeper than ${maxDepth} levels]`;
   };

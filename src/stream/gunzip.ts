@@ -355,62 +355,118 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
     return at;
   };
 
-  /** Feeds one slice of DEFLATE bytes; `done` gets how many of them belonged to the DEFLATE stream. */
-  const deflate = (chunk: Uint8Array, at: number): number | Promise<number> => {
+  /**
+   * Inflates one slice. Slice boundaries depend only on compressed offsets and on the data (never
+   * on how the input was chunked), so the output delivered before a problem, and so the report,
+   * is the same for every chunking.
+   */
+  const inflate = async (piece: Uint8Array, offset: number): Promise<InflateStep> => {
     inflater ??= engine.inflater(onData);
-    const piece = chunk.subarray(at, at + slice);
-    const offset = consumed + at;
     sliceEnd = offset + piece.byteLength;
     pushOutput = 0;
-    const done = (step: InflateStep): number => {
-      // Size the next slice from this one's ratio (a bomb gets small slices, text large ones).
-      slice = Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((TARGET_OUTPUT_PER_PUSH * piece.byteLength) / Math.max(piece.byteLength, pushOutput))));
-      if (step.ended) {
-        inflater!.destroy();
-        inflater = undefined;
-        phase = 'trailer';
-        smallLength = 0;
-      }
-      return step.used;
-    };
-    const located = (error: unknown): never => {
+    let step: InflateStep;
+    try {
+      step = await inflater.push(piece);
+    } catch (error) {
       if (error instanceof StreamProblem && error.code === 'gzip.bad_data') {
         throw new StreamProblem('gzip.bad_data', `gzip: ${error.message} in member ${member} DEFLATE data (near compressed byte ${offset})`, offset);
       }
       throw error;
-    };
-    try {
-      const step = inflater.push(piece);
-      return step instanceof Promise ? step.then(done, located) : done(step);
-    } catch (error) {
-      return located(error);
+    }
+    // Size the next slice from this one's ratio (a bomb gets small slices, text large ones).
+    slice = Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((TARGET_OUTPUT_PER_PUSH * piece.byteLength) / Math.max(piece.byteLength, pushOutput))));
+    if (step.ended) {
+      inflater.destroy();
+      inflater = undefined;
+      phase = 'trailer';
+      smallLength = 0;
+    }
+    return step;
+  };
+
+  // DEFLATE bytes collected until a whole slice is there (when the input comes in smaller pieces).
+  const pending = new Uint8Array(MAX_SLICE);
+  let pendingLength = 0;
+  // Bytes that followed the end of a DEFLATE stream inside a collected slice: taken again first.
+  let replay: Uint8Array | undefined;
+
+  /** Inflates the collected slice; what follows the end of the DEFLATE stream is replayed. */
+  const inflatePending = async (): Promise<void> => {
+    const piece = pending.slice(0, pendingLength);
+    pendingLength = 0;
+    const step = await inflate(piece, consumed - piece.byteLength);
+    if (step.ended && step.used < piece.byteLength) {
+      replay = piece.subarray(step.used);
+      consumed -= replay.byteLength;
+    }
+  };
+
+  /** Takes bytes from `bytes` (at most one inflater slice per call); returns how many. */
+  const take = async (bytes: Uint8Array): Promise<number> => {
+    let at = 0;
+    while (at < bytes.byteLength) {
+      if (phase !== 'deflate') {
+        at = phase === 'trailer' ? trailer(bytes, at) : header(bytes, at);
+        continue;
+      }
+      if (pendingLength === 0 && bytes.byteLength - at >= slice) {
+        // A whole slice is here: inflate it in place.
+        const offset = consumed + at;
+        const step = await inflate(bytes.subarray(at, at + slice), offset);
+        at += step.used;
+        break;
+      }
+      const n = Math.min(slice - pendingLength, bytes.byteLength - at);
+      pending.set(bytes.subarray(at, at + n), pendingLength);
+      pendingLength += n;
+      at += n;
+      if (pendingLength < slice) break;
+      consumed += at;
+      await inflatePending();
+      return at;
+    }
+    consumed += at;
+    return at;
+  };
+
+  /** Takes replayed bytes (they may end further members), before any new input. */
+  const drainReplay = async (): Promise<void> => {
+    while (replay) {
+      const bytes: Uint8Array = replay;
+      replay = undefined;
+      let at = 0;
+      while (at < bytes.byteLength) {
+        at += await take(bytes.subarray(at));
+        const again = replay as Uint8Array | undefined; // set by take() when a member ended
+        if (again) {
+          const rest = bytes.subarray(at);
+          const joined = new Uint8Array(again.byteLength + rest.byteLength);
+          joined.set(again);
+          joined.set(rest, again.byteLength);
+          replay = joined;
+          break;
+        }
+      }
     }
   };
 
   return {
-    push(chunk) {
-      let at = 0;
-      // Header and trailer bytes are cheap; DEFLATE goes one slice per call, so the caller can
-      // hand each slice's output on before more is produced.
-      while (at < chunk.byteLength) {
-        if (phase === 'deflate') {
-          const used = deflate(chunk, at);
-          const start = at;
-          if (typeof used === 'number') {
-            at += used;
-            break;
-          }
-          return used.then((n) => {
-            consumed += start + n;
-            return start + n;
-          });
-        }
-        at = phase === 'trailer' ? trailer(chunk, at) : header(chunk, at);
+    // Header and trailer bytes are cheap; DEFLATE goes one slice per call, so the caller can hand
+    // each slice's output on before more is produced.
+    async push(chunk) {
+      if (replay) {
+        await drainReplay();
+        return 0;
       }
-      consumed += at;
-      return at;
+      return take(chunk);
     },
-    finish() {
+    async finish() {
+      await drainReplay();
+      // The last, short slice may end this member and reveal further ones.
+      while (phase === 'deflate' && pendingLength > 0) {
+        await inflatePending();
+        await drainReplay();
+      }
       if (phase === 'fixed' && smallLength === 0 && member >= 1) return; // clean end after a trailer
       const part = phase === 'deflate' ? 'DEFLATE data' : phase === 'trailer' ? 'trailer' : 'header';
       throw new StreamProblem(

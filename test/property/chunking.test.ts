@@ -94,3 +94,28 @@ describe('gzip members split anywhere', () => {
     });
   }
 });
+
+describe('damaged gzip: the same report for any chunking', () => {
+  const gz = new Uint8Array(readFileSync(fixturePath('agent-history', 'design-small.ndjson.gz')));
+  it('agent-history/design-small.ndjson.gz with a byte flipped, deleted or inserted anywhere', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: gz.byteLength - 1 }),
+        fc.integer({ min: 1, max: 255 }),
+        fc.constantFrom('flip', 'delete', 'insert'),
+        fc.array(fc.nat({ max: gz.byteLength }), { maxLength: 30 }),
+        async (at, value, edit, cuts) => {
+          const bytes = Array.from(gz);
+          if (edit === 'flip') bytes[at]! ^= value;
+          else if (edit === 'delete') bytes.splice(at, 1);
+          else bytes.splice(at, 0, value);
+          const damaged = Uint8Array.from(bytes);
+          const name = 'damaged.ndjson.gz';
+          const reference = comparable(await verifyAgentHistory(damaged, { name }));
+          assert.deepEqual(comparable(await verifyAgentHistory(chunked(damaged, cuts), { name })), reference);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

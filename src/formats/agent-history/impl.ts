@@ -12,7 +12,7 @@ import { isIsoTimestamp, quote, reportIssues } from '../../stream/ndjson.ts';
 import type { ShapeChecker } from './design.ts';
 import { implHeader, implMessage, implSummary, ROLES } from './schema.ts';
 
-const CODES = { missing: 'agent_history.missing_field', invalid: 'agent_history.invalid_field' } as const;
+const CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
 
 /**
  * Creates the impl-2.0 checker reporting into `collector`.
@@ -37,15 +37,15 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
   const afterSummary = (line: number, what: string): void => {
     if (!summaryNotLastReported) {
       summaryNotLastReported = true;
-      add('agent_history.summary_not_last', linePath(summaryLine), 'session summary is not the last line');
+      add('agent-history.summary_not_last', linePath(summaryLine), 'session summary is not the last line');
     }
-    add('agent_history.summary_not_last', linePath(line), `${what} after the session summary`);
+    add('agent-history.summary_not_last', linePath(line), `${what} after the session summary`);
   };
 
   const onHeader = (record: Record<string, unknown>, line: number, first: boolean): void => {
     byType.header++;
     if (!first || line !== 1) {
-      add('agent_history.header_misplaced', linePath(line), headerSeen ? 'unexpected second header record' : 'header record not on line 1');
+      add('agent-history.header_misplaced', linePath(line), headerSeen ? 'unexpected second header record' : 'header record not on line 1');
       if (!first) return;
     }
     headerSeen = true;
@@ -62,14 +62,14 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
     const role = record['role'];
     // R1 (Clarifications): the exporter passes unknown roles through, so this is a warning.
     if (typeof role === 'string' && !(ROLES as readonly string[]).includes(role)) {
-      add('agent_history.unknown_role', linePath(line, ['role']), `role ${quote(role)} not in {${ROLES.join(', ')}} (exporter passes unknown roles through)`, { severity: 'warning' });
+      add('agent-history.unknown_role', linePath(line, ['role']), `role ${quote(role)} not in {${ROLES.join(', ')}} (exporter passes unknown roles through)`, { severity: 'warning' });
     }
     // M4 (warning); an empty timestamp is what the exporter writes when the source has none.
     const timestamp = record['timestamp'];
     if (typeof timestamp === 'string' && isIsoTimestamp(timestamp)) {
       const time = Date.parse(timestamp);
       if (previousTime !== undefined && time < previousTime) {
-        add('agent_history.timestamp_order', linePath(line, ['timestamp']), 'timestamp earlier than the previous message', { severity: 'warning' });
+        add('agent-history.timestamp_order', linePath(line, ['timestamp']), 'timestamp earlier than the previous message', { severity: 'warning' });
       }
       previousTime = time;
     }
@@ -82,7 +82,7 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
     if (!result.success) reportIssues(add, line, result.issues, { ...CODES }, { label: 'session' });
     const agent = record['agent'];
     if (typeof agent === 'string' && headerAgent !== undefined && agent !== headerAgent) {
-      add('agent_history.agent_mismatch', linePath(line, ['agent']), `session.agent ${quote(agent)} differs from header.agent ${quote(headerAgent)}`);
+      add('agent-history.agent_mismatch', linePath(line, ['agent']), `session.agent ${quote(agent)} differs from header.agent ${quote(headerAgent)}`);
     }
     // Compared at the end: a message line misplaced after the summary still counts.
     if (typeof record['message_count'] === 'number') summaryCount = record['message_count'];
@@ -94,7 +94,7 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
       const first = !firstRecordSeen;
       firstRecordSeen = true;
       if (first && type !== 'header') {
-        add('agent_history.header_missing', linePath(line), `first record is not a header (type=${typeof type === 'string' ? type : quote(type)})`);
+        add('agent-history.header_missing', linePath(line), `first record is not a header (type=${typeof type === 'string' ? type : quote(type)})`);
       }
       if (summaryLine !== 0) {
         afterSummary(line, type === 'message' ? 'message line' : type === 'session' ? 'second session summary' : `${typeof type === 'string' ? type : 'record'} line`);
@@ -108,14 +108,14 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
       else if (type === 'session') onSummary(record, line);
       else {
         byType.other++;
-        add('agent_history.unknown_record_type', linePath(line, ['type']), `unknown record type ${quote(type)} (impl-2.0 has header, message and session records)`);
+        add('agent-history.unknown_record_type', linePath(line, ['type']), `unknown record type ${quote(type)} (impl-2.0 has header, message and session records)`);
       }
     },
     end(complete) {
       if (summaryCount !== undefined && summaryCount !== messageLines) {
-        add('agent_history.message_count', linePath(summaryLine, ['message_count']), `message_count ${summaryCount} but ${messageLines} message lines`);
+        add('agent-history.message_count', linePath(summaryLine, ['message_count']), `message_count ${summaryCount} but ${messageLines} message lines`);
       }
-      if (complete && summaryLine === 0) add('agent_history.summary_missing', '$', 'end of stream: no closing session record');
+      if (complete && summaryLine === 0) add('agent-history.summary_missing', '$', 'end of stream: no closing session record');
     },
     details() {
       return { session_count: byType.session > 0 ? 1 : 0, message_count: messageLines, records_by_type: { ...byType } };

@@ -72,7 +72,7 @@ export async function verifyAgentHistory(input: VerifyInput | OpenedInput, optio
   if (checker) checker.end(summary.complete);
   else if (summary.complete) {
     if (summary.lineCount === 0) collector.add('input.empty', '$', 'the input holds no lines');
-    else collector.add('agent_history.header_missing', '$', 'no record found (no line holds a JSON object)');
+    else collector.add('agent-history.header_missing', '$', 'no record found (no line holds a JSON object)');
   }
   return finishVerification(context, {
     format: 'agent-history',

@@ -133,6 +133,16 @@ describe('JSON skimming', () => {
     }
   });
 
+  it('ends on every piece length when a dropped string breaks off in a partial word (fuzz regression)', () => {
+    for (const tail of ['\u00e9', '\\n', '\\u00e9', '"', '\u00e9"}']) {
+      for (let length = 60; length < 76; length++) {
+        const text = `{"text":"${'a'.repeat(length)}${tail}`;
+        const bytes = new TextEncoder().encode(text);
+        for (const cut of [0, 1, 2, 3, bytes.byteLength - 1]) skim(bytes, [cut]); // must return
+      }
+    }
+  });
+
   it('keeps the value of a key spelled with escapes (conservative: nothing is lost)', () => {
     const result = skim(new TextEncoder().encode('{"\\u0074ext":"kept","text":"dropped"}'), []);
     assert.deepEqual(result.value, { text: '' }); // JSON.parse: the later duplicate wins

@@ -16,6 +16,7 @@ import { DEFAULT_LIMITS } from '../limits.ts';
 import { firstUtf8Error, type JsonReadError, utf8ErrorMessage } from './errors.ts';
 import {
   createScanContext,
+  readError,
   ESCAPED,
   NON_ASCII,
   scanFail,
@@ -102,7 +103,172 @@ export function readJsonDocument(bytes: Uint8Array, visitor: DocumentVisitor | u
   const context = createScanContext(bytes, options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth);
   const root = scanDocument(context, visitor);
   if (root.ok) return root;
-  return { ok: false, error: fileLevelError(bytes, context.error!) };
+  return { ok: false, error: fileLevelError(bytes, readError(bytes, context.error!)) };
+}
+
+/** A document fed in chunks (see `createDocumentReader`). */
+export interface DocumentReader {
+  /** Appends bytes and reads as far as they allow. */
+  push(chunk: Uint8Array): void;
+  /** Ends the input. The result is exactly what `readJsonDocument` gives for all the bytes pushed. */
+  finish(): ReadDocumentResult;
+  /** All bytes pushed so far (a view, valid until the next push). */
+  bytes(): Uint8Array;
+}
+
+/**
+ * `readJsonDocument` for input that arrives in chunks: the root object and its streamed arrays are
+ * read while later bytes are still coming (e.g. while gzip decompresses on another thread), so
+ * the visitor sees elements early. A value is taken only once the byte after it has arrived (a
+ * number could go on). Anything that does not read cleanly is left for `finish`, which then reads
+ * the whole document again with `readJsonDocument`: errors keep their exact file-level semantics
+ * (UTF-8 first, then BOM, then the first syntax error), and the visitor starts over (each streamed
+ * array begins with `startArray`). A step that fails mid-input is retried only after the input
+ * past it has doubled, so a hostile document cannot make it rescan quadratically.
+ * @example
+ * const reader = createDocumentReader(visitor);
+ * for await (const chunk of stream) reader.push(chunk);
+ * const result = reader.finish();
+ */
+export function createDocumentReader(visitor: DocumentVisitor, options: ReadJsonOptions & { readonly expectedBytes?: number } = {}): DocumentReader {
+  const maxDepth = options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth;
+  let buffer = new Uint8Array(Math.max(1 << 16, options.expectedBytes ?? 1 << 20));
+  let length = 0;
+  const tape = { data: new Int32Array(SLOTS * 256), length: 0 };
+  const stack: number[] = [];
+  const root = new Map<string, JsonValue | StreamedArray>();
+  const element: { bytes: Uint8Array; tape: Int32Array; node: number } = { bytes: buffer, tape: tape.data, node: 0 };
+  type State = 'start' | 'first-member' | 'member' | 'colon' | 'value' | 'first-element' | 'element' | 'after-element' | 'after-member' | 'trailing' | 'whole';
+  let state: State = 'start';
+  let pos = 0;
+  let key = '';
+  let index = 0;
+  let retryAt = 0;
+
+  /** Reads as far as the bytes allow; `final` once no more will come. */
+  function walk(final: boolean): void {
+    if (state === 'whole' || (!final && length < retryAt)) return;
+    const bytes = buffer.subarray(0, length);
+    const context: ScanContext = { bytes, maxDepth, tape, error: undefined, stack };
+    const failed = (at: number): void => {
+      // Maybe cut short by the end of the input so far: retry once the input past `at` has doubled.
+      if (final) state = 'whole';
+      else retryAt = at + 2 * (length - at) + 4096;
+    };
+    for (;;) {
+      const at = skipWhitespace(bytes, pos);
+      if (at >= length) {
+        if (final && state !== 'trailing') state = 'whole';
+        return;
+      }
+      const c = bytes[at]!;
+      switch (state) {
+        case 'start':
+          if (c !== 0x7b || maxDepth < 1) return void (state = 'whole');
+          pos = at + 1;
+          state = 'first-member';
+          continue;
+        case 'first-member':
+          if (c === 0x7d) {
+            pos = at + 1;
+            state = 'trailing';
+          } else state = 'member';
+          continue;
+        case 'member': {
+          if (c !== 0x22) return void (state = 'whole');
+          tape.length = 0;
+          const end = scanString(context, at, 0);
+          if (end < 0) return failed(at);
+          key = decodeString(bytes, tape.data, 0);
+          pos = end;
+          state = 'colon';
+          continue;
+        }
+        case 'colon':
+          if (c !== 0x3a) return void (state = 'whole');
+          pos = at + 1;
+          state = 'value';
+          continue;
+        case 'value': {
+          if (c === 0x5b && maxDepth >= 2 && visitor.streamKeys.includes(key)) {
+            visitor.startArray(key, root);
+            index = 0;
+            pos = at + 1;
+            state = 'first-element';
+            continue;
+          }
+          tape.length = 0;
+          const end = scanValue(context, at, 1);
+          if (end < 0 || (end === length && !final)) return failed(at);
+          root.set(key, materialize(bytes, tape.data, 0));
+          pos = end;
+          state = 'after-member';
+          continue;
+        }
+        case 'first-element':
+          if (c === 0x5d) {
+            root.set(key, { streamed: true, length: 0 });
+            pos = at + 1;
+            state = 'after-member';
+          } else state = 'element';
+          continue;
+        case 'element': {
+          tape.length = 0;
+          const end = scanValue(context, at, 2);
+          if (end < 0 || (end === length && !final)) return failed(at);
+          element.bytes = bytes;
+          element.tape = tape.data;
+          visitor.element(key, index++, element);
+          pos = end;
+          state = 'after-element';
+          continue;
+        }
+        case 'after-element':
+          if (c === 0x2c) {
+            pos = at + 1;
+            state = 'element';
+          } else if (c === 0x5d) {
+            root.set(key, { streamed: true, length: index });
+            pos = at + 1;
+            state = 'after-member';
+          } else return void (state = 'whole');
+          continue;
+        case 'after-member':
+          if (c === 0x2c) {
+            pos = at + 1;
+            state = 'member';
+          } else if (c === 0x7d) {
+            pos = at + 1;
+            state = 'trailing';
+          } else return void (state = 'whole');
+          continue;
+        case 'trailing':
+          return void (state = 'whole'); // extra data after the root
+      }
+    }
+  }
+
+  return {
+    push(chunk) {
+      if (chunk.byteLength === 0) return;
+      if (length + chunk.byteLength > buffer.length) {
+        let size = buffer.length * 2;
+        while (size < length + chunk.byteLength) size *= 2;
+        const grown = new Uint8Array(size);
+        grown.set(buffer.subarray(0, length));
+        buffer = grown;
+      }
+      buffer.set(chunk, length);
+      length += chunk.byteLength;
+      walk(false);
+    },
+    finish() {
+      walk(true);
+      if (state === 'trailing') return { ok: true, root };
+      return readJsonDocument(buffer.subarray(0, length), visitor, { maxDepth });
+    },
+    bytes: () => buffer.subarray(0, length),
+  };
 }
 
 /**
@@ -114,7 +280,7 @@ export function readJsonDocument(bytes: Uint8Array, visitor: DocumentVisitor | u
 export function readJsonAt(bytes: Uint8Array, offset: number, options: ReadJsonOptions = {}): ReadJsonResult {
   const context = createScanContext(bytes, options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth);
   const end = scanValue(context, offset, 0);
-  if (end < 0) return { ok: false, error: context.error! };
+  if (end < 0) return { ok: false, error: readError(bytes, context.error!) };
   return { ok: true, value: materialize(bytes, context.tape.data, 0) };
 }
 

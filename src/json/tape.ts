@@ -54,7 +54,7 @@ export interface ScanContext {
   readonly maxDepth: number;
   readonly tape: Tape;
   /** Set when a scan returns -1. */
-  error: JsonReadError | undefined;
+  error: ScanError | undefined;
   /** Open containers (slot indices) during a scan. */
   readonly stack: number[];
 }
@@ -108,11 +108,27 @@ export function skipWhitespace(bytes: Uint8Array, pos: number): number {
   return pos;
 }
 
-/** Records an error (CPython wording plus position) and returns -1. */
+/** A scan error before its message is final (the position suffix costs a pass over the bytes). */
+export interface ScanError {
+  readonly kind: JsonReadErrorKind;
+  /** CPython's message without the `line L column C (char P)` suffix. */
+  readonly text: string;
+  readonly offset: number;
+}
+
+/** Records an error and returns -1. Cheap: no position text yet (see `readError`). */
 export function scanFail(context: ScanContext, kind: JsonReadErrorKind, text: string, offset: number): -1 {
-  const message = kind === 'syntax' ? `${text}: ${pythonJsonPosition(context.bytes, offset)}` : text;
-  context.error = { kind, message, offset };
+  context.error = { kind, text, offset };
   return -1;
+}
+
+/**
+ * The final error for a scan error: syntax errors get Python's position suffix (computed here,
+ * once, since it costs a pass over the bytes before the offset).
+ */
+export function readError(bytes: Uint8Array, error: ScanError): JsonReadError {
+  const message = error.kind === 'syntax' ? `${error.text}: ${pythonJsonPosition(bytes, error.offset)}` : error.text;
+  return { kind: error.kind, message, offset: error.offset };
 }
 
 function matches(bytes: Uint8Array, pos: number, word: string): boolean {

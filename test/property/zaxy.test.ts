@@ -1,11 +1,13 @@
 // discloseSubset properties (zaxy spec §3, §4.3): its output is byte for byte the subset Zaxy's
 // disclose_subset wrote for the shared fixtures (where the bundle is given), and for random
 // signed bundles of 1..300 entries every disclosure verifies with verifyZaxy, while a flipped
-// bit anywhere in a disclosed content or proof sibling makes it fail.
+// bit anywhere in a disclosed content or proof sibling makes it fail. Also: the verifier reads
+// its input as it arrives, and any chunking of it gives the same report.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Sha256 } from '../../src/crypto/sha256.ts';
 import { leafHash, merkleRoot } from '../../src/crypto/merkle.ts';
@@ -14,7 +16,8 @@ import { canonicalJson, pythonJsonDumps } from '../../src/json/canonical.ts';
 import { readJson } from '../../src/json/reader.ts';
 import type { JsonObject, JsonValue } from '../../src/json/value.ts';
 import { discloseSubset, type DisclosureSelector, toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
-import { fixturePath, loadCases } from '../helpers/fixtures.ts';
+import type { Report } from '../../src/report/types.ts';
+import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 
 const sha256: Sha256 = {
   digest: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
@@ -171,5 +174,35 @@ test('random bundles (1..300 entries): every disclosure verifies; a flipped cont
       },
     ),
     { numRuns: 25 },
+  );
+});
+
+test('any chunking of the input gives the same report (fixtures and edge vectors, chunks of 1..600 bytes)', async () => {
+  const files = [
+    ...cases.filter((c) => c.shape !== 'sigver').map((c) => fixturePath('zaxy', c.file)),
+    ...readdirSync(join(PROJECT_ROOT, 'test/vectors/zaxy'))
+      .filter((name) => name.endsWith('.json') && name !== 'vectors.json')
+      .map((name) => join(PROJECT_ROOT, 'test/vectors/zaxy', name)),
+  ];
+  assert.ok(files.length > 200);
+  const withoutStats = (report: Report): string => JSON.stringify({ ...report, stats: null });
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...files), fc.integer({ min: 1, max: 600 }), fc.integer(), async (file, maxChunk, seed) => {
+      const bytes = new Uint8Array(readFileSync(file));
+      const whole = await verifyZaxy(bytes, { sha256, name: 'x' });
+      let offset = 0;
+      let state = seed;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (offset >= bytes.length) return controller.close();
+          state = (state * 1103515245 + 12345) | 0;
+          const size = 1 + (Math.abs(state) % maxChunk);
+          controller.enqueue(bytes.slice(offset, offset + size));
+          offset += size;
+        },
+      });
+      assert.equal(withoutStats(await verifyZaxy(stream, { sha256, name: 'x' })), withoutStats(whole), file);
+    }),
+    { numRuns: 300 },
   );
 });

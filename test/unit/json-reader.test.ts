@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { readJson, readJsonAt, readJsonDocument } from '../../src/json/reader.ts';
+import { createDocumentReader, readJson, readJsonAt, readJsonDocument } from '../../src/json/reader.ts';
 import type { JsonValue } from '../../src/json/value.ts';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -167,4 +167,56 @@ test('agrees with JSON.parse on everything JSON.parse reads exactly', () => {
     }),
     { numRuns: 500 },
   );
+});
+
+test('createDocumentReader: any chunking gives readJsonDocument\'s result and visits', () => {
+  const documents = [
+    '{"a": [1, {"b": 2}], "c": "x", "a": [3], "d": [4]}',
+    '{"a": [1, 2.5e3, "s\\u00e9", [], {}], "z": null}',
+    '  {"a": []}  ',
+    '{"a": [1, {"b": 2,}]}',
+    '{"a": [1, 2]} x',
+    '[1, 2]',
+    '{"a": [12345678901234567890]}',
+    '{"a": [1, "\\ud800"], "b": {"c": [1, 2, 3]}}',
+    '{"k": "v"',
+    '',
+    '\ufeff{"a": [1]}',
+  ];
+  const run = (text: string, chunks: number[] | undefined) => {
+    const seen: string[] = [];
+    const visitor = {
+      streamKeys: ['a'],
+      startArray(key: string) {
+        seen.push(`start ${key}`);
+      },
+      element(key: string, index: number, element: { tape: Int32Array; node: number }) {
+        seen.push(`${key}[${index}] ${element.tape[element.node]}`);
+      },
+    };
+    const bytes = encode(text);
+    if (chunks === undefined) return { result: readJsonDocument(bytes, visitor), seen };
+    const reader = createDocumentReader(visitor);
+    let offset = 0;
+    for (const size of chunks) {
+      reader.push(bytes.subarray(offset, offset + size));
+      offset += size;
+    }
+    reader.push(bytes.subarray(offset));
+    return { result: reader.finish(), seen };
+  };
+  for (const text of documents) {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 30 }), (chunks) => {
+        const whole = run(text, undefined);
+        const chunked = run(text, chunks);
+        assert.deepEqual(chunked.result, whole.result, text);
+        // The visits after the last restart equal the whole read's visits.
+        const lastStart = chunked.seen.lastIndexOf('start a');
+        const wholeStart = whole.seen.lastIndexOf('start a');
+        assert.deepEqual(chunked.seen.slice(lastStart), whole.seen.slice(wholeStart), text);
+      }),
+      { numRuns: 200 },
+    );
+  }
 });

@@ -15,19 +15,21 @@ import { loadSha256 } from '../../../wasm/sha256.ts';
 import { verifySignature } from '../../crypto/signature.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { JsonReadError } from '../../json/errors.ts';
+import { createDocumentReader } from '../../json/reader.ts';
 import { pythonTypeName, type JsonValue } from '../../json/value.ts';
 import type { CheckedDimensions } from '../../report/collector.ts';
 import type { FindingCode } from '../../report/codes.ts';
 import type { Report } from '../../report/types.ts';
-import { readAll, type VerifyInput } from '../../stream/input.ts';
+import type { VerifyInput } from '../../stream/input.ts';
+import { StreamProblem } from '../../stream/problem.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, type VerificationContext } from '../../verification.ts';
 import { checkBundle, type CheckOutcome } from './bundle.ts';
 import { PYTHON_NESTING_LIMIT, type ZaxyOptions } from './options.ts';
-import { type DisclosedScan, scanSignedDocument } from './scan.ts';
+import { createSignedScanner, type DisclosedScan, type Scanner, scanSignedDocument } from './scan.ts';
 import { UNSIGNED_VERSION } from './schema.ts';
 import { checkSubset } from './subset.ts';
-import { checkUnsigned, scanUnsignedDocument } from './unsigned.ts';
+import { checkUnsigned, createUnsignedScanner, scanUnsignedDocument } from './unsigned.ts';
 
 export type { ZaxyOptions } from './options.ts';
 export { toZaxyJson } from './compat.ts';
@@ -55,13 +57,12 @@ export async function verifyZaxy(input: VerifyInput | OpenedInput, options: Zaxy
     throw new TypeError('options.signatureVerifier must be a function');
   }
   const context = await beginVerification(input, options);
-  const { collector, limits, opened } = context;
+  const { collector, opened } = context;
   if (opened.gzNameWithoutMagic) collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
   let outcome: Partial<CheckOutcome> & { kind?: ZaxyKind } = {};
   try {
-    const bytes = await readAll(opened.stream, { maxBytes: limits.maxBufferedBytes, ...(options.signal ? { signal: options.signal } : {}) });
     const sha256: Sha256 = options.sha256 ?? (await loadSha256());
-    outcome = await verifyDocument(context, bytes, sha256, options);
+    outcome = await verifyDocument(context, sha256, options);
   } catch (error) {
     recordThrown(collector, error);
     const reason = collector.findings[collector.findings.length - 1]?.message ?? String(error);
@@ -75,25 +76,24 @@ export async function verifyZaxy(input: VerifyInput | OpenedInput, options: Zaxy
   });
 }
 
-async function verifyDocument(
-  context: VerificationContext,
-  bytes: Uint8Array,
-  sha256: Sha256,
-  options: ZaxyOptions,
-): Promise<Partial<CheckOutcome> & { kind?: ZaxyKind }> {
+async function verifyDocument(context: VerificationContext, sha256: Sha256, options: ZaxyOptions): Promise<Partial<CheckOutcome> & { kind?: ZaxyKind }> {
   const { collector, limits } = context;
   const maxDepth = Math.min(limits.maxJsonDepth, PYTHON_NESTING_LIMIT);
   const maxProblems = limits.maxFindings + 1;
   const verifier = options.signatureVerifier ?? verifySignature;
   const pin = options.expectPublicKey;
   const scanOptions = { sha256, maxDepth, maxProblems, maxFacts: MAX_DETAIL_ENTRIES, maxDisclosedDetails: MAX_DETAIL_ENTRIES };
-  const scanUnsigned = () => scanUnsignedDocument(bytes, scanOptions);
-  const scanSigned = () => scanSignedDocument(bytes, scanOptions);
 
   // A cheap guess from the head picks the scanner; a wrong guess costs a second pass, not a wrong answer.
   const guessUnsigned = /"version"\s*:\s*"zaxy\.export\.unsigned\.v1"/.test(new TextDecoder().decode(context.opened.head.subarray(0, 4096)));
-  let unsigned = guessUnsigned ? scanUnsigned() : undefined;
-  let signed = guessUnsigned ? undefined : scanSigned();
+  const read = guessUnsigned
+    ? await readScanned(context, createUnsignedScanner(scanOptions), maxDepth, options.signal)
+    : await readScanned(context, createSignedScanner(scanOptions), maxDepth, options.signal);
+  const bytes = read.bytes;
+  let unsigned = guessUnsigned ? (read.result as ReturnType<typeof scanUnsignedDocument>) : undefined;
+  let signed = guessUnsigned ? undefined : (read.result as ReturnType<typeof scanSignedDocument>);
+  const scanUnsigned = () => scanUnsignedDocument(bytes, scanOptions);
+  const scanSigned = () => scanSignedDocument(bytes, scanOptions);
   const first = (unsigned ?? signed)!;
   if (!first.ok) return unreadable(context, first.error, bytes.length);
   const root = first.scan.root;
@@ -123,6 +123,45 @@ async function verifyDocument(
     return { kind: shape, ...(await checkSubset({ bytes, root: signedRoot, disclosed: scanned.disclosed, pin, verifier, sha256, collector, maxDepth, maxProblems, rescan })) };
   }
   return { kind: shape, ...(await checkBundle({ root: signedRoot, entries: scanned.entries, pin, verifier, sha256, collector, maxFacts: MAX_DETAIL_ENTRIES })) };
+}
+
+/**
+ * Reads the input through `scanner` while it arrives (the scan overlaps decompression), bounded by
+ * `limits.maxBufferedBytes`, checking the AbortSignal between chunks. Rejects with a StreamProblem
+ * (limit, abort, gzip damage) like `readAll`.
+ */
+async function readScanned<T>(
+  context: VerificationContext,
+  scanner: Scanner<T>,
+  maxDepth: number,
+  signal: AbortSignal | undefined,
+): Promise<{ bytes: Uint8Array; result: { ok: true; scan: T } | { ok: false; error: JsonReadError } }> {
+  const { opened, limits } = context;
+  // Room for the whole document up front when its size can be guessed (JSON gzips about 5–8:1;
+  // untouched pages of a large typed array cost no memory), so the buffer is rarely copied.
+  const guess = opened.totalBytes === undefined ? undefined : Math.min(limits.maxBufferedBytes, opened.gzip ? opened.totalBytes * 8 : opened.totalBytes);
+  const document = createDocumentReader(scanner.visitor, { maxDepth, ...(guess === undefined ? {} : { expectedBytes: guess }) });
+  const reader = opened.stream.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limits.maxBufferedBytes) {
+        throw new StreamProblem('limit.buffered_bytes', `document is larger than limits.maxBufferedBytes (${limits.maxBufferedBytes} bytes)`);
+      }
+      document.push(value);
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    reader.releaseLock();
+  }
+  const result = document.finish();
+  return { bytes: document.bytes(), result: result.ok ? { ok: true, scan: scanner.result(result.root) } : result };
 }
 
 /**

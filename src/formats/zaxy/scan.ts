@@ -18,7 +18,7 @@ import { toHex } from '../../encoding/hex.ts';
 import { surrogateErrorMessage } from '../../json/canonical.ts';
 import { createByteSink, createCanonicalScratch, nextSlot, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
 import type { JsonReadError } from '../../json/errors.ts';
-import { decodeString, type DocumentRoot, materialize, readJsonDocument, scalarValue, type TapeNode } from '../../json/reader.ts';
+import { decodeString, type DocumentRoot, type DocumentVisitor, materialize, readJsonDocument, scalarValue, type TapeNode } from '../../json/reader.ts';
 import { ESCAPED, SLOTS, TAG_ARRAY, TAG_OBJECT, TAG_STRING } from '../../json/tape.ts';
 import type { JsonValue } from '../../json/value.ts';
 import { iterate, isPyError, pythonFromHex, subscriptTypeError, unpackPair, type PyError } from './python-ops.ts';
@@ -136,6 +136,25 @@ const HEX_DIGITS = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
  * const scan = scanSignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000, maxDisclosed: 100000 });
  */
 export function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): { ok: true; scan: SignedScan } | { ok: false; error: JsonReadError } {
+  const scanner = createSignedScanner(options);
+  const result = readJsonDocument(bytes, scanner.visitor, { maxDepth: options.maxDepth });
+  return result.ok ? { ok: true, scan: scanner.result(result.root) } : result;
+}
+
+/** A document visitor that collects what a signed document's checks need, and its result. */
+export interface Scanner<T> {
+  readonly visitor: DocumentVisitor;
+  /** What was collected, once the document is read (`root` from the reader). */
+  result(root: DocumentRoot): T;
+}
+
+/**
+ * The visitor behind `scanSignedDocument`, for readers that feed the document in chunks.
+ * @example
+ * const scanner = createSignedScanner(options);
+ * const reader = createDocumentReader(scanner.visitor, { maxDepth: options.maxDepth });
+ */
+export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   const sha256 = options.sha256;
   const sink = createByteSink(1 << 16);
   const scratch = createCanonicalScratch();
@@ -235,9 +254,8 @@ export function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): { o
     scan.problemCount++;
   }
 
-  const result = readJsonDocument(
-    bytes,
-    {
+  return {
+    visitor: {
       streamKeys: ['entries', 'disclosed'],
       startArray(key, root) {
         if (key === 'entries') entries = emptyEntries();
@@ -248,10 +266,8 @@ export function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): { o
         else disclosedElement(index, element);
       },
     },
-    { maxDepth: options.maxDepth },
-  );
-  if (!result.ok) return result;
-  return { ok: true, scan: { root: result.root, entries, disclosed } };
+    result: (root) => ({ root, entries, disclosed }),
+  };
 }
 
 function emptyEntries(): EntriesScan {

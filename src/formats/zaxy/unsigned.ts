@@ -23,7 +23,7 @@ import type { CheckOutcome } from './bundle.ts';
 import { type Candidate, clip, record } from './candidates.ts';
 import { isStreamed, type Root } from './common.ts';
 import { CITATION, entrySchema, envelopeSchema, toPlain, UNSIGNED_VERSION } from './schema.ts';
-import type { EntryFacts } from './scan.ts';
+import type { EntryFacts, Scanner } from './scan.ts';
 
 export interface UnsignedScan {
   readonly root: DocumentRoot;
@@ -48,13 +48,23 @@ export interface UnsignedScanOptions {
  * const result = scanUnsignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000 });
  */
 export function scanUnsignedDocument(bytes: Uint8Array, options: UnsignedScanOptions): { ok: true; scan: UnsignedScan } | { ok: false; error: JsonReadError } {
+  const scanner = createUnsignedScanner(options);
+  const result = readJsonDocument(bytes, scanner.visitor, { maxDepth: options.maxDepth });
+  return result.ok ? { ok: true, scan: scanner.result(result.root) } : result;
+}
+
+/**
+ * The visitor behind `scanUnsignedDocument`, for readers that feed the document in chunks.
+ * @example
+ * const scanner = createUnsignedScanner(options);
+ */
+export function createUnsignedScanner(options: UnsignedScanOptions): Scanner<UnsignedScan> {
   const sink = createByteSink(1 << 14);
   const scratch = createCanonicalScratch();
   let state = fresh();
   let previousSeq: bigint | undefined;
-  const result = readJsonDocument(
-    bytes,
-    {
+  return {
+    visitor: {
       streamKeys: ['entries'],
       startArray() {
         state = fresh();
@@ -83,10 +93,8 @@ export function scanUnsignedDocument(bytes: Uint8Array, options: UnsignedScanOpt
         for (const problem of problems) if (state.problems.length < options.maxProblems) state.problems.push(problem);
       },
     },
-    { maxDepth: options.maxDepth },
-  );
-  if (!result.ok) return result;
-  return { ok: true, scan: { ...state, root: result.root } };
+    result: (root) => ({ ...state, root }),
+  };
 }
 
 function fresh(): Omit<UnsignedScan, 'root'> & { count: number } {

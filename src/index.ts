@@ -21,3 +21,4 @@ export type { Report, Finding, FormatId, Overall, Verdicts, DimensionVerdict, Di
 export { CODES, type FindingCode } from './report/codes.ts';
 export { jsonPath, linePath } from './report/path.ts';
 export type { VerifyInput } from './stream/input.ts';
+export { gunzipStream, type GunzipFactory, type GunzipOptions } from './stream/gunzip.ts';

@@ -91,8 +91,9 @@ console.log(`1k subset verify (Node): ${ms(subsetVerify.wall)} wall (Python: 0.2
 console.log(`peak RSS of this process so far: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 
 // 2. The CLI, end to end, as a user runs it (gunzip included): /usr/bin/time -v.
-function timeCli(file: string): { wall: number; rssMb: number } {
+function timeCli(file: string): { wall: number; cpu: number; rssMb: number } {
   const walls: number[] = [];
+  const cpus: number[] = [];
   const rss: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const result = spawnSync('/usr/bin/time', ['-v', process.execPath, join(PROJECT_ROOT, 'bin/verify-export.js'), '--compat', 'zaxy', '--format', 'json', file], { encoding: 'utf8' });
@@ -101,16 +102,19 @@ function timeCli(file: string): { wall: number; rssMb: number } {
     const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr);
     if (!wall || !peak) throw new Error(`no /usr/bin/time figures:\n${result.stderr}`);
     walls.push((Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3])) * 1000);
+    const user = /User time \(seconds\): ([\d.]+)/.exec(result.stderr);
+    const system = /System time \(seconds\): ([\d.]+)/.exec(result.stderr);
+    cpus.push((Number(user?.[1] ?? 0) + Number(system?.[1] ?? 0)) * 1000);
     rss.push(Number(peak[1]) / 1024);
   }
-  return { wall: median(walls), rssMb: Math.max(...rss) };
+  return { wall: median(walls), cpu: median(cpus), rssMb: Math.max(...rss) };
 }
 const build_ = spawnSync('npm', ['run', 'build'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
 if (build_.status !== 0) throw new Error(`npm run build failed:\n${build_.stderr}`);
 const cli = timeCli(BUNDLE);
-console.log(`CLI --compat zaxy, 100k bundle .json.gz: ${ms(cli.wall)} wall (target ≤ 800 ms), peak RSS ${cli.rssMb.toFixed(0)} MB (target ≤ 250 MB) [Python: ~4.0 s, 332 MiB]`);
+console.log(`CLI --compat zaxy, 100k bundle .json.gz: ${ms(cli.wall)} wall (target ≤ 800 ms), ${ms(cli.cpu)} CPU (all threads), peak RSS ${cli.rssMb.toFixed(0)} MB (target ≤ 250 MB) [Python: ~4.0 s, 332 MiB]`);
 const cliSubset = timeCli(SUBSET);
-console.log(`CLI --compat zaxy, 1k subset .json.gz: ${ms(cliSubset.wall)} wall, peak RSS ${cliSubset.rssMb.toFixed(0)} MB [Python: 0.24 s, 36 MiB]`);
+console.log(`CLI --compat zaxy, 1k subset .json.gz: ${ms(cliSubset.wall)} wall, ${ms(cliSubset.cpu)} CPU, peak RSS ${cliSubset.rssMb.toFixed(0)} MB [Python: 0.24 s, 36 MiB]`);
 
 // 3. Chromium: the core bundled for the browser, default SHA-256 (hash-wasm), files fetched as gzip.
 const temp = await mkdtemp(join(tmpdir(), 'verify-export-zaxy-bench-'));

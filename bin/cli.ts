@@ -5,6 +5,7 @@
  */
 import crypto, { createHash } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Sha256 } from '../src/crypto/sha256.ts';
@@ -31,6 +32,24 @@ const nodeSha256: Sha256 = {
   },
 };
 
+/** Files up to this size are read in one call (fastest); larger ones are streamed in bounded memory. */
+const READ_WHOLE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Opens the file first so an unreadable one fails with Node's own message
+ * (`ENOENT: no such file or directory, open '<path>'`), as AgentXchain prints it.
+ */
+async function readInput(path: string): Promise<Uint8Array | Blob> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size <= READ_WHOLE_BYTES) return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+  return openAsBlob(path);
+}
+
 const EXIT: Record<Report['overall'], number> = { pass: 0, fail: 1, error: 2 };
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -49,7 +68,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const label = fromStdin ? 'stdin' : resolve(args.file);
   let input;
   try {
-    input = fromStdin ? (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>) : await openAsBlob(label);
+    input = fromStdin ? (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>) : await readInput(label);
   } catch (error) {
     return printUnreadable(args, label, (error as Error).message);
   }

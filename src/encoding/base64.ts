@@ -24,8 +24,8 @@ const SEXTETS: Uint8Array = /* @__PURE__ */ (() => {
 
 /**
  * Decodes `text` as Node's `Buffer.from(text, 'base64')` does.
- * `text` is attacker-controlled: every code unit is looked up (code units ≥ 256 are skipped), so
- * no input can throw or produce bytes Node would not.
+ * `text` is attacker-controlled: every code unit is looked up by its low byte, as Node does
+ * (`\u0141` counts as `A`, `\ud83d` as `=`), so no input can throw or decode differently.
  * @example
  * decodeBase64Lenient('aGk');       // Uint8Array [0x68, 0x69]
  * decodeBase64Lenient('aG k=junk'); // Uint8Array [0x68, 0x69]
@@ -37,7 +37,7 @@ export function decodeBase64Lenient(text: string): Uint8Array {
   let end = length;
   for (let i = 0; i < length; i++) {
     const code = text.charCodeAt(i);
-    const sextet = code < 256 ? SEXTETS[code]! : SKIP;
+    const sextet = SEXTETS[code & 0xff]!;
     if (sextet < SKIP) significant++;
     else if (sextet === STOP) {
       end = i;
@@ -52,7 +52,7 @@ export function decodeBase64Lenient(text: string): Uint8Array {
   let o = 0;
   for (let i = 0; i < end; i++) {
     const code = text.charCodeAt(i);
-    const sextet = code < 256 ? SEXTETS[code]! : SKIP;
+    const sextet = SEXTETS[code & 0xff]!;
     if (sextet >= SKIP) continue;
     acc = (acc << 6) | sextet;
     if (++count === 4) {

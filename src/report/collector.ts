@@ -20,6 +20,12 @@ export type CheckedDimensions = Partial<Record<Exclude<Dimension, 'input'>, bool
 /** Findings past `maxFindings` still kept when they explain why verification stopped. */
 const STOP_RESERVE = 16;
 
+/**
+ * Warnings that state a property of the format rather than a problem found in the artifact;
+ * `strict` leaves them warnings, or every AgentXchain export would fail under `--strict`.
+ */
+const STATEMENTS_OF_FACT: ReadonlySet<string> = new Set(['kit.unsigned_format']);
+
 export interface FindingCollector {
   /** Records a finding (severity `error` unless given). Past `maxFindings` it is counted, not kept. */
   add(code: FindingCode, path: string, message: string, extras?: FindingExtras): void;
@@ -47,7 +53,7 @@ export function createCollector(options: { maxFindings: number; strict?: boolean
   return {
     add(code, path, message, extras = {}) {
       const requested = extras.severity ?? 'error';
-      const severity: Severity = options.strict ? 'error' : requested;
+      const severity: Severity = options.strict && !STATEMENTS_OF_FACT.has(code) ? 'error' : requested;
       if (severity === 'error') {
         hasErrors = true;
         const dimension = codeInfo(code).dimension;

@@ -34,9 +34,11 @@ test('the report is pass only without error findings, and unchecked dimensions s
 
 test('strict turns warnings into errors; maxFindings bounds what is kept and says so', () => {
   const strict = createCollector({ maxFindings: 10, strict: true });
-  strict.add('kit.unsigned_format', '$', 'no signature', { severity: 'warning', compat: 'x' });
+  strict.add('gzip.trailing_garbage', '$', 'extra bytes', { severity: 'warning', compat: 'x' });
   assert.equal(strict.findings[0]!.severity, 'error');
   assert.equal(strict.findings[0]!.compat, 'x');
+  strict.add('kit.unsigned_format', '$', 'no signature', { severity: 'warning' });
+  assert.equal(strict.findings[1]!.severity, 'warning', 'a statement of fact about the format is not promoted');
 
   const bounded = createCollector({ maxFindings: 2 });
   for (let i = 0; i < 5; i++) bounded.add('gzip.bad_data', '$', `n${i}`);

@@ -216,7 +216,7 @@ export function verifyInclusion(leaf: Uint8Array, proof: readonly ProofStep[], r
   return { ok: false, expected: toHex(root), calculated: toHex(calculated) };
 }
 
-/** Constant-length-agnostic byte equality. */
+/** Byte equality: same length, same bytes (digests are public, so no constant-time need). */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

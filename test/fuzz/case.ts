@@ -9,6 +9,7 @@
 import type { Limits } from '../../src/limits.ts';
 import type { FormatId } from '../../src/report/types.ts';
 import { FORMATS, loadCorpus, type Seed } from './corpus.ts';
+import { minChunk } from './execute.ts';
 import { checkGzip } from './gzip-tools.ts';
 import { mutateAgentxchain } from './mutate/agentxchain.ts';
 import { mutateBytes } from './mutate/bytes.ts';
@@ -122,7 +123,7 @@ function planCall(rng: Rng, seed: Seed, bytes: Uint8Array, gzip: boolean, semant
   const kind = roll >= 0.6 && roll < 0.7 ? seed.format : undefined;
   const canString = decodeUtf8(bytes) !== undefined;
   const delivery = rng.weighted<Delivery>(['bytes', 'arraybuffer', 'string', 'blob', 'stream', 'response'], [55, 5, canString ? 10 : 0, 10, 15, 5]);
-  const chunks = delivery === 'stream' ? Array.from({ length: rng.range(1, 4) }, () => rng.size(rng.pick([16, 4096, 65_536, 1 << 20])) || 1) : undefined;
+  const chunks = delivery === 'stream' ? Array.from({ length: rng.range(1, 4) }, () => Math.max(minChunk(bytes.length), rng.size(rng.pick([16, 4096, 65_536, 1 << 20])))) : undefined;
   const base = seed.file.replace(/\.gz$/, '');
   const nameRoll = rng.next();
   const name = nameRoll < 0.4 ? undefined : nameRoll < 0.95 ? (gzip ? `${base}.gz` : base) : gzip ? base : `${base}.gz`;

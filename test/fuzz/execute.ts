@@ -168,11 +168,11 @@ function longestLine(bytes: Uint8Array): number {
 
 /**
  * Wall-clock budget of one run: generous, scaled by size (2 shared cores, noisy neighbours):
- * 10 s plus 10 ms per KiB, i.e. it assumes at least ~100 KB/s even for pathological inputs
+ * 10 s plus 20 ms per KiB, i.e. it assumes at least ~50 KB/s even for pathological inputs
  * (millions of empty lines).
  */
 export function budgetMs(byteLength: number): number {
-  return 10_000 + Math.ceil(byteLength / 1024) * 10;
+  return 10_000 + Math.ceil(byteLength / 1024) * 20;
 }
 
 /** Heap growth allowed for one run. */
@@ -210,13 +210,19 @@ async function timedRun(bytes: Uint8Array, call: CallPlan): Promise<RunOutcome> 
 }
 
 /**
- * Two deliveries of the same bytes agree. Where an input limit cut the run short, where it was
- * cut may depend on chunk sizes (noted in the report), so only the overall verdict must agree.
+ * Two deliveries of the same bytes agree. Where a limit or damaged gzip cut the run short, how
+ * much was read before the cut depends on chunk sizes (fflate emits nothing from a push that
+ * throws; a limit trips on the chunk that crosses it), so then only pass / not pass must agree.
  */
 function sameVerdict(a: Report, b: Report): boolean {
-  const limited = (r: Report): boolean => r.findings.some((f) => f.code.startsWith('limit.') && f.code !== 'limit.findings');
-  if (limited(a) || limited(b)) return a.overall === b.overall;
+  const cut = (r: Report): boolean => r.findings.some((f) => (f.code.startsWith('limit.') && f.code !== 'limit.findings') || f.code.startsWith('gzip.'));
+  if (cut(a) || cut(b)) return (a.overall === 'pass') === (b.overall === 'pass');
   return reportSummary(a) === reportSummary(b);
+}
+
+/** Smallest stream chunk used for an input: at most ~64 Ki chunks (Web Streams cost ~10 µs per chunk). */
+export function minChunk(byteLength: number): number {
+  return Math.max(1, Math.ceil(byteLength / 65_536));
 }
 
 function describeThrown(thrown: unknown): string {
@@ -263,7 +269,7 @@ export async function checkCase(c: FuzzCase, options: { differentials?: boolean 
   if (options.differentials !== false && !outcome.aborted) {
     const rng = createRng(c.seed ^ 0x5bd1e995, c.index);
     if (rng.chance(0.1)) {
-      const chunks = Array.from({ length: rng.range(1, 3) }, () => rng.range(1, rng.pick([7, 600, 70_000])));
+      const chunks = Array.from({ length: rng.range(1, 3) }, () => Math.max(minChunk(c.bytes.length), rng.range(1, rng.pick([7, 600, 70_000]))));
       const again = await timedRun(c.bytes, { ...c.call, delivery: 'stream', chunks });
       if (!again.report) failures.push({ oracle: 'escape', detail: `stream delivery (chunks ${chunks.join(',')}): ${describeThrown(again.thrown)}` });
       else if (!again.aborted && !sameVerdict(report, again.report)) {

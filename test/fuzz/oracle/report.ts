@@ -15,6 +15,10 @@ const DIMENSION_VERDICT = new Set(['pass', 'fail', 'not-checked']);
 const VERDICT_KEYS = ['structure', 'integrity', 'authenticity', 'trust'] as const;
 const FORMATS = new Set(['agentxchain', 'zaxy', 'agent-history', 'codex-exec']);
 const FINDING_KEYS = new Set(['code', 'path', 'message', 'severity', 'compat', 'expected', 'actual']);
+/** Input-dimension errors kept past maxFindings (src/report/collector.ts). */
+const STOP_RESERVE = 16;
+/** Warnings `strict` leaves warnings: the findings-cut marker and statements of fact (collector.ts). */
+const STRICT_KEEPS_WARNING = new Set(['limit.findings', 'kit.unsigned_format']);
 const REPORT_KEYS = ['details', 'findings', 'format', 'input', 'kind', 'overall', 'stats', 'verdicts'];
 
 /** What the caller asked for, needed to judge the report. */
@@ -81,7 +85,7 @@ export function reportProblems(report: Report, context: ReportContext): string[]
       marker = true;
     }
     if (finding.severity !== 'error' && finding.severity !== 'warning') fail(`${where}: severity ${String(finding.severity)}`);
-    if (context.strict && finding.severity === 'warning' && finding.code !== 'limit.findings') fail(`${where}: a warning under strict`);
+    if (context.strict && finding.severity === 'warning' && !STRICT_KEEPS_WARNING.has(finding.code)) fail(`${where}: a warning under strict`);
     if (typeof finding.path !== 'string' || !/^(?:\$|line [1-9][0-9]*(?: \$.*)?$)/s.test(finding.path)) fail(`${where}: path ${JSON.stringify(finding.path)}`);
     if (typeof finding.message !== 'string' || finding.message === '') fail(`${where}: empty message`);
     for (const key of ['compat', 'expected', 'actual'] as const) {
@@ -89,8 +93,14 @@ export function reportProblems(report: Report, context: ReportContext): string[]
     }
     if (finding.severity === 'error') errorDimensions.add((CODES as Record<string, { dimension: string }>)[finding.code]!.dimension as Dimension);
   });
-  if (report.findings.length > context.maxFindings + 1) fail(`${report.findings.length} findings exceed maxFindings ${context.maxFindings} + 1`);
-  if (report.findings.length === context.maxFindings + 1 && !marker) fail('maxFindings + 1 findings without the limit.findings marker');
+  // collector.ts: past maxFindings only input-dimension errors (why verification stopped) are
+  // kept, at most STOP_RESERVE of them, then the one limit.findings marker.
+  const kept = report.findings.filter((f) => f.code !== 'limit.findings');
+  if (kept.length > context.maxFindings + STOP_RESERVE) fail(`${kept.length} findings exceed maxFindings ${context.maxFindings} + ${STOP_RESERVE}`);
+  kept.slice(context.maxFindings).forEach((f) => {
+    const dimension = (CODES as Record<string, { dimension: string } | undefined>)[f.code]?.dimension;
+    if (f.severity !== 'error' || dimension !== 'input') fail(`finding ${f.code} kept past maxFindings ${context.maxFindings} is not an input-dimension error`);
+  });
 
   // Verdict consistency (collector.ts buildReport).
   const anyError = errorDimensions.size > 0;

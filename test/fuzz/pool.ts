@@ -94,7 +94,7 @@ export async function runPool(source: Iterator<Job>, options: PoolOptions, onOut
         // Until the worker says how big the input is, allow for the largest case.
         const arm = (bytes: number): void => {
           clearTimeout(timer);
-          const limit = budgetMs(bytes) + 15_000;
+          const limit = 3 * budgetMs(bytes) + 15_000; // the case and up to two differential runs
           timer = setTimeout(() => finish({ id: job.id, job: job.job, poolFailure: { oracle: 'hang', detail: `no answer after ${limit} ms: worker terminated` } }, true), limit);
         };
         arm(64 * 1024 * 1024);

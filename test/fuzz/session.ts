@@ -52,6 +52,8 @@ export interface FuzzSummary {
   readonly slowest: { ms: number; case: string }[];
   maxHeapDeltaMiB: number;
   readonly heapAfterGcMiB: number[];
+  /** Peak resident set of the whole process (main thread and workers), MiB. */
+  peakRssMiB: number;
 }
 
 /** Groups failures that are the same bug: oracle, format and the first line with digits blurred. */
@@ -92,6 +94,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     slowest: [],
     maxHeapDeltaMiB: 0,
     heapAfterGcMiB: [],
+    peakRssMiB: 0,
   };
   const distinct = new Map<string, { count: number; first: string }>();
   let lastProgress = performance.now();
@@ -148,6 +151,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       options.onProgress(`${summary.completed}/${options.count} cases, ${(summary.completed / seconds).toFixed(1)}/s, failures ${summary.failures} ${JSON.stringify(summary.byOracle)}`);
     }
   });
+  summary.peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
   summary.seconds = Math.round((performance.now() - started) / 100) / 10;
   summary.inputsPerSecond = Math.round((summary.completed / Math.max(0.001, summary.seconds)) * 10) / 10;
   summary.distinct.push(...[...distinct.entries()].map(([signature, v]) => ({ signature, ...v })).sort((a, b) => b.count - a.count));

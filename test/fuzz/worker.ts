@@ -7,7 +7,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { generateCase, type CaseOptions, type FuzzCase } from './case.ts';
-import { checkCase } from './execute.ts';
+import { checkCase, workSize } from './execute.ts';
 
 export type Job =
   | { readonly kind: 'generate'; readonly seed: number; readonly index: number; readonly options: CaseOptions; readonly differentials: boolean }
@@ -37,7 +37,7 @@ port.on('message', (message: { id: number; job: Job }) => {
       port.postMessage({ type: 'broken', id, error: `case generation failed: ${(error as Error).stack ?? String(error)}` } satisfies WorkerMessage);
       return;
     }
-    port.postMessage({ type: 'started', id, bytes: c.bytes.length, format: c.format } satisfies WorkerMessage);
+    port.postMessage({ type: 'started', id, bytes: workSize(c.bytes), format: c.format } satisfies WorkerMessage);
     try {
       const result = await checkCase(c, { differentials: job.differentials });
       done++;

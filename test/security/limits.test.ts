@@ -213,3 +213,25 @@ test('time: an aborted signal stops every format with input.aborted, also on a s
     assert.ok(performance.now() - started < 10_000, `${format}: took ${Math.round(performance.now() - started)} ms to stop`);
   }
 });
+
+test('time: an abort takes effect within seconds on an input that is already in memory', { timeout: 120_000 }, async () => {
+  // 4 MiB of empty lines after a valid first record: several seconds of line handling. The abort
+  // comes from a timer, like a "cancel" click: verification must yield to the event loop now and
+  // then and look at the signal inside a chunk, or the abort lands only when everything is done.
+  const late: string[] = [];
+  for (const format of ['agent-history', 'codex-exec'] as const) {
+    const first = SEEDS[format].bytes.subarray(0, SEEDS[format].bytes.indexOf(0x0a) + 1);
+    const bytes = new Uint8Array(first.length + (4 << 20));
+    bytes.set(first);
+    bytes.fill(0x0a, first.length);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 200);
+    const started = performance.now();
+    const report = await ENTRY[format](bytes, { signal: controller.signal });
+    const took = performance.now() - started;
+    clearTimeout(timer);
+    if (took > 3_000) late.push(`${format}: ${Math.round(took)} ms, findings ${codes(report).slice(-3).join(', ')}`);
+    else if (took > 200) assert.ok(codes(report).includes('input.aborted'), `${format}: ${codes(report).slice(-3).join(', ')}`);
+  }
+  assert.deepEqual(late, [], 'runs that ignored an abort sent 200 ms after the start');
+});

@@ -5,6 +5,7 @@
  * core reports as a finding instead of an internal error.
  * @module
  */
+import { peek } from '../stream/peek.ts';
 import { StreamProblem } from '../stream/problem.ts';
 
 /**
@@ -40,45 +41,6 @@ export function requestBodyStream(body: ReadableStream<Uint8Array>): ReadableStr
  * `Content-Encoding: gzip`, which is then a promise the body must keep.
  */
 export async function startsWithGzipMagic(stream: ReadableStream<Uint8Array>): Promise<{ gzip: boolean; stream: ReadableStream<Uint8Array> }> {
-  const reader = stream.getReader();
-  const seen: Uint8Array[] = [];
-  let length = 0;
-  let done = false;
-  let problem: unknown;
-  try {
-    while (length < 2) {
-      const result = await reader.read();
-      if (result.done) {
-        done = true;
-        break;
-      }
-      seen.push(result.value);
-      length += result.value.byteLength;
-    }
-  } catch (error) {
-    problem = error;
-  }
-  const first = seen.flatMap((chunk) => [...chunk.subarray(0, 2)]).slice(0, 2);
-  const gzip = first[0] === 0x1f && first[1] === 0x8b;
-  let index = 0;
-  const replayed = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (index < seen.length) controller.enqueue(seen[index++]!);
-      else if (problem !== undefined) controller.error(problem);
-      else if (done) controller.close();
-      else {
-        try {
-          const result = await reader.read();
-          if (result.done) controller.close();
-          else controller.enqueue(result.value);
-        } catch (error) {
-          controller.error(error);
-        }
-      }
-    },
-    async cancel(reason) {
-      await reader.cancel(reason).catch(() => undefined);
-    },
-  });
-  return { gzip, stream: replayed };
+  const peeked = await peek(stream, 2);
+  return { gzip: peeked.bytes[0] === 0x1f && peeked.bytes[1] === 0x8b, stream: peeked.stream };
 }

@@ -8,6 +8,7 @@
 import type { Limits } from '../limits.ts';
 import type { GunzipFactory } from './gunzip.ts';
 import { toByteStream, type VerifyInput } from './input.ts';
+import { peek } from './peek.ts';
 import { StreamProblem } from './problem.ts';
 
 const OPENED: unique symbol = Symbol('verify-export.opened');
@@ -74,28 +75,9 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
   );
 
   // Peek the first two source bytes for the gzip magic.
-  const sourceReader = counted.getReader();
-  const first: Uint8Array[] = [];
-  let firstLength = 0;
-  let sourceDone = false;
-  let sourceProblem: unknown;
-  try {
-    while (firstLength < 2) {
-      const { done, value } = await sourceReader.read();
-      if (done) {
-        sourceDone = true;
-        break;
-      }
-      if (value.byteLength === 0) continue;
-      first.push(value);
-      firstLength += value.byteLength;
-    }
-  } catch (error) {
-    sourceProblem = error;
-  }
-  const firstBytes = concat(first, firstLength);
-  const gzip = firstBytes.length >= 2 && firstBytes[0] === 0x1f && firstBytes[1] === 0x8b;
-  const raw = replay(first, sourceReader, sourceDone, sourceProblem);
+  const first = await peek(counted, 2);
+  const gzip = first.bytes.length >= 2 && first.bytes[0] === 0x1f && first.bytes[1] === 0x8b;
+  const raw = first.stream;
 
   // Loaded only for gzip input, so a plain-JSON consumer never pulls fflate in.
   const gunzip = gzip ? (options.gunzip ?? (await import('./gunzip-native.ts')).defaultGunzip) : undefined;
@@ -111,30 +93,14 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
         }),
       );
 
-  // Keep the first decompressed bytes for detection, then replay them.
-  const reader = counting.getReader();
-  const headChunks: Uint8Array[] = [];
-  let headLength = 0;
-  let done = false;
-  let headProblem: unknown;
-  try {
-    while (headLength < HEAD_BYTES) {
-      const result = await reader.read();
-      if (result.done) {
-        done = true;
-        break;
-      }
-      headChunks.push(result.value);
-      headLength += result.value.byteLength;
-    }
-  } catch (error) {
-    headProblem = error;
-  }
-  const head = concat(headChunks, headLength).subarray(0, HEAD_BYTES);
+  // Keep the first decompressed bytes for detection; the stream replays them.
+  const peeked = await peek(counting, HEAD_BYTES);
+  const head = peeked.bytes.subarray(0, HEAD_BYTES);
+  const headProblem = peeked.problem;
   const name = options.name ?? '';
   return {
     [OPENED]: true,
-    stream: replay(headChunks, reader, done, headProblem),
+    stream: peeked.stream,
     head,
     headProblem,
     gzip,
@@ -143,53 +109,3 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
     ...(totalBytes === undefined ? {} : { totalBytes }),
   };
 }
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
-/** A stream that yields `buffered` first, then the rest of `reader` (or its stored outcome). */
-function replay(
-  buffered: Uint8Array[],
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  done: boolean,
-  problem: unknown,
-): ReadableStream<Uint8Array> {
-  let index = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (index < buffered.length) {
-        controller.enqueue(buffered[index]!);
-        buffered[index++] = EMPTY; // let the chunk be collected once handed on
-        return;
-      }
-      if (problem !== undefined) {
-        controller.error(problem);
-        return;
-      }
-      if (done) {
-        controller.close();
-        return;
-      }
-      try {
-        const result = await reader.read();
-        if (result.done) controller.close();
-        else controller.enqueue(result.value);
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      await reader.cancel(reason).catch(() => undefined);
-    },
-  });
-}
-
-const EMPTY = new Uint8Array(0);

@@ -11,7 +11,7 @@ import type { FindingCode } from '../report/codes.ts';
 import { linePath, type PathSegment } from '../report/path.ts';
 import { recordThrown, type VerificationContext } from '../verification.ts';
 import { createJsonSkimmer, type SkimProfile } from './json-skim.ts';
-import { collectLines, decodeUtf8, forEachLine, isBlankLine, type Line, type LineSink } from './lines.ts';
+import { collectLines, decodeUtf8, forEachLine, isBlankLine, withText, type Line, type LineSink } from './lines.ts';
 
 /** What the reading loop saw, for the format's end-of-stream checks and `report.details`. */
 export interface NdjsonSummary {
@@ -113,7 +113,7 @@ function skimLines(profile: SkimProfile, onLine: (line: Line, syntaxError?: stri
     end(line) {
       const skimmed = skimmer.end();
       const { text, invalid } = decodeUtf8(skimmed.skeleton);
-      onLine({ ...line, text, invalidUtf8: invalid || skimmed.invalidUtf8 }, skimmed.syntaxError);
+      onLine(withText(line, text, invalid || skimmed.invalidUtf8), skimmed.syntaxError);
     },
     discard() {
       skimmer.end();

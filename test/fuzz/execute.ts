@@ -184,12 +184,14 @@ export function workSize(bytes: Uint8Array): number {
   if (!(bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)) return bytes.length;
   const verdict = checkGzip(bytes);
   if (verdict.ok === true) return Math.max(bytes.length, verdict.data.length);
+  // Damaged: what decoded before the damage, or (deflate data cut short) what a lenient inflate gets.
+  let partial = 0;
   try {
-    const partial = gunzipSync(bytes, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 96 * 1024 * 1024 });
-    return Math.max(bytes.length, partial.length);
+    partial = gunzipSync(bytes, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 96 * 1024 * 1024 }).length;
   } catch {
-    return Math.max(bytes.length, Math.min(bytes.length * 1032, 16 * 1024 * 1024));
+    // CRC/ISIZE damage or corrupt data: the walker's count stands
   }
+  return Math.max(bytes.length, verdict.decoded, partial);
 }
 
 /** Heap growth allowed for one run. */

@@ -9,8 +9,8 @@ import { gzipSync, inflateRawSync } from 'node:zlib';
 /** The answer of the strict walker. `uncertain`: decoders may legitimately differ, no claim. */
 export type GzipVerdict =
   | { readonly ok: true; readonly data: Uint8Array; readonly members: readonly GzipMember[] }
-  | { readonly ok: false; readonly problem: string }
-  | { readonly ok: 'uncertain'; readonly problem: string };
+  | { readonly ok: false; readonly problem: string; readonly decoded: number }
+  | { readonly ok: 'uncertain'; readonly problem: string; readonly decoded: number };
 
 /** Where one member's parts lie in the container. */
 export interface GzipMember {
@@ -61,24 +61,24 @@ export function checkGzip(bytes: Uint8Array): GzipVerdict {
   while (pos < bytes.length) {
     const start = pos;
     if (bytes.length - pos < 2 || bytes[pos] !== 0x1f || bytes[pos + 1] !== 0x8b) {
-      return { ok: false, problem: members.length === 0 ? 'no gzip magic' : `trailing bytes at ${pos}` };
+      return { ok: false, problem: members.length === 0 ? 'no gzip magic' : `trailing bytes at ${pos}`, decoded: total };
     }
-    if (bytes.length - pos < 10) return { ok: false, problem: `truncated header at ${pos}` };
-    if (bytes[pos + 2] !== 8) return { ok: false, problem: `compression method ${bytes[pos + 2]}` };
+    if (bytes.length - pos < 10) return { ok: false, problem: `truncated header at ${pos}`, decoded: total };
+    if (bytes[pos + 2] !== 8) return { ok: false, problem: `compression method ${bytes[pos + 2]}`, decoded: total };
     const flags = bytes[pos + 3]!;
-    if (flags & 0xe0) return { ok: 'uncertain', problem: 'reserved header flags' };
-    if (flags & 0x02) return { ok: 'uncertain', problem: 'FHCRC header' };
+    if (flags & 0xe0) return { ok: 'uncertain', problem: 'reserved header flags', decoded: total };
+    if (flags & 0x02) return { ok: 'uncertain', problem: 'FHCRC header', decoded: total };
     pos += 10;
     if (flags & 0x04) {
-      if (bytes.length - pos < 2) return { ok: false, problem: 'truncated FEXTRA' };
+      if (bytes.length - pos < 2) return { ok: false, problem: 'truncated FEXTRA', decoded: total };
       const xlen = bytes[pos]! | (bytes[pos + 1]! << 8);
       pos += 2 + xlen;
-      if (pos > bytes.length) return { ok: false, problem: 'truncated FEXTRA' };
+      if (pos > bytes.length) return { ok: false, problem: 'truncated FEXTRA', decoded: total };
     }
     for (const flag of [0x08, 0x10]) {
       if (flags & flag) {
         while (pos < bytes.length && bytes[pos] !== 0) pos++;
-        if (pos >= bytes.length) return { ok: false, problem: 'truncated FNAME/FCOMMENT' };
+        if (pos >= bytes.length) return { ok: false, problem: 'truncated FNAME/FCOMMENT', decoded: total };
         pos++;
       }
     }
@@ -90,21 +90,21 @@ export function checkGzip(bytes: Uint8Array): GzipVerdict {
       data = result.buffer;
       consumed = result.engine.bytesWritten;
     } catch (error) {
-      if (error instanceof RangeError) return { ok: 'uncertain', problem: 'output too large to check' };
-      return { ok: false, problem: `deflate: ${(error as Error).message}` };
+      if (error instanceof RangeError) return { ok: 'uncertain', problem: 'output too large to check', decoded: total };
+      return { ok: false, problem: `deflate: ${(error as Error).message}`, decoded: total };
     }
     pos += consumed;
     const trailerStart = pos;
-    if (bytes.length - pos < 8) return { ok: false, problem: 'truncated trailer' };
-    if (u32(bytes, pos) !== crc32(data)) return { ok: false, problem: `CRC32 mismatch in member at ${start}` };
-    if (u32(bytes, pos + 4) !== data.length % 2 ** 32) return { ok: false, problem: `ISIZE mismatch in member at ${start}` };
+    if (bytes.length - pos < 8) return { ok: false, problem: 'truncated trailer', decoded: total + data.length };
+    if (u32(bytes, pos) !== crc32(data)) return { ok: false, problem: `CRC32 mismatch in member at ${start}`, decoded: total + data.length };
+    if (u32(bytes, pos + 4) !== data.length % 2 ** 32) return { ok: false, problem: `ISIZE mismatch in member at ${start}`, decoded: total + data.length };
     pos += 8;
     members.push({ start, dataStart, trailerStart, end: pos });
     parts.push(data);
     total += data.length;
-    if (total > MAX_OUTPUT) return { ok: 'uncertain', problem: 'output too large to check' };
+    if (total > MAX_OUTPUT) return { ok: 'uncertain', problem: 'output too large to check', decoded: total };
   }
-  if (members.length === 0) return { ok: false, problem: 'empty' };
+  if (members.length === 0) return { ok: false, problem: 'empty', decoded: total };
   const data = new Uint8Array(total);
   let offset = 0;
   for (const part of parts) {

@@ -91,13 +91,13 @@ export async function runPool(source: Iterator<Job>, options: PoolOptions, onOut
           }
           resolve(value);
         };
-        // Until the worker says how big the input is, allow for the largest case.
-        const arm = (bytes: number): void => {
+        // Until the worker says how much work the case is, allow two minutes to build it.
+        const arm = (bytes: number | undefined): void => {
           clearTimeout(timer);
-          const limit = 3 * budgetMs(bytes) + 15_000; // the case and up to two differential runs
+          const limit = bytes === undefined ? 120_000 : 3 * budgetMs(bytes) + 15_000; // the case and up to two differential runs
           timer = setTimeout(() => finish({ id: job.id, job: job.job, poolFailure: { oracle: 'hang', detail: `no answer after ${limit} ms: worker terminated` } }, true), limit);
         };
-        arm(64 * 1024 * 1024);
+        arm(undefined);
         const onMessage = (message: WorkerMessage): void => {
           if (message.id !== job.id) return;
           if (message.type === 'started') arm(message.bytes);

@@ -11,6 +11,7 @@ import { parseTree, walk, type JsonNode, type JsonObject, type TreePath, member 
 import type { Rng } from '../rng.ts';
 import { mutateBytes } from './bytes.ts';
 import { mutateJson } from './json.ts';
+import { trimEnd } from './lines.ts';
 import type { SemanticMutation } from './zaxy.ts';
 
 /** A file entry with string content: where it is and its parts. */
@@ -137,7 +138,7 @@ export function mutateAgentxchain(text: string, rng: Rng, op: AgentxchainOp = rn
         base64 = original.replace(/\+/g, '-').replace(/\//g, '_');
         what = 'url-safe alphabet';
       } else {
-        base64 = original.replace(/=*$/, '') + '=' + rng.pick(['junk', 'AAAA', '==', '@@']);
+        base64 = trimEnd(original, '=') + '=' + rng.pick(['junk', 'AAAA', '==', '@@']);
         what = 'data after the first =';
       }
       return { text: replaceMember(text, entry.node, 'content_base64', JSON.stringify(base64)), note: `control: ${what} in ${where}`, control: true };

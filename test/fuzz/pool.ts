@@ -95,7 +95,17 @@ export async function runPool(source: Iterator<Job>, options: PoolOptions, onOut
         const arm = (bytes: number | undefined): void => {
           clearTimeout(timer);
           const limit = bytes === undefined ? 120_000 : 3 * budgetMs(bytes) + 15_000; // the case and up to two differential runs
-          timer = setTimeout(() => finish({ id: job.id, job: job.job, poolFailure: { oracle: 'hang', detail: `no answer after ${limit} ms: worker terminated` } }, true), limit);
+          timer = setTimeout(
+            () =>
+              finish(
+                bytes === undefined
+                  ? // Still building the case: the harness hung, not the kit.
+                    { id: job.id, job: job.job, harnessError: `building the case took over ${limit} ms: worker terminated` }
+                  : { id: job.id, job: job.job, poolFailure: { oracle: 'hang', detail: `no answer after ${limit} ms: worker terminated` } },
+                true,
+              ),
+            limit,
+          );
         };
         arm(undefined);
         const onMessage = (message: WorkerMessage): void => {

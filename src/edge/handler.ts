@@ -10,10 +10,10 @@ import { verify } from '../verify.ts';
 import type { FindingCode } from '../report/codes.ts';
 import type { Report } from '../report/types.ts';
 import { beginVerification, finishVerification } from '../verification.ts';
-import { requestBodyStream, startsWithGzipMagic } from './body.ts';
-import { DEFAULT_MAX_BODY_BYTES, type EdgeOptions } from './options.ts';
+import { RequestBody, startsWithGzipMagic } from './body.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_LINGER_MS, type EdgeOptions } from './options.ts';
 import { isRefusal, readVerifyParams } from './request.ts';
-import { PREFLIGHT_HEADERS, corsHeaders, errorResponse, jsonResponse, statusForReport, textResponse } from './response.ts';
+import { PREFLIGHT_HEADERS, corsHeaders, errorResponse, jsonResponse, lingeringJsonResponse, statusForReport, textResponse } from './response.ts';
 import { USAGE } from './usage.ts';
 
 /**
@@ -27,6 +27,8 @@ import { USAGE } from './usage.ts';
 export async function handleVerifyRequest(request: Request, options: EdgeOptions = {}): Promise<Response> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('options.maxBodyBytes must be a positive integer');
+  const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
+  if (!Number.isSafeInteger(lingerMs) || lingerMs < 0) throw new TypeError('options.lingerMs must be a non-negative integer');
   const cors = corsHeaders(options.cors, request.headers.get('origin'));
 
   if (request.method === 'GET' || request.method === 'HEAD') {
@@ -54,12 +56,13 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
     return reportResponse(await refusedReport(params.name, 'limit.input_bytes', message), cors);
   }
 
-  let body = requestBodyStream(request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }));
+  const upload = new RequestBody(request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }));
+  let body = upload.stream;
   if (params.declaredGzip) {
     const peeked = await startsWithGzipMagic(body);
     body = peeked.stream;
     if (!peeked.gzip) {
-      await body.cancel().catch(() => undefined);
+      await upload.discard();
       return reportResponse(await refusedReport(params.name, 'gzip.not_gzip', 'Content-Encoding: gzip, but the body does not start with the gzip magic 1f 8b'), cors, 400);
     }
   }
@@ -77,9 +80,14 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
     });
   } catch (error) {
     // Hostile data never throws out of the core; only parameters it rejects as misuse do.
-    await body.cancel().catch(() => undefined);
+    await upload.discard();
     if (error instanceof TypeError) return errorResponse(400, 'bad_request', error.message, cors);
     throw error;
+  }
+  if (upload.unread) {
+    // Answered before the upload ended (a limit, say): keep reading the rest while the answer
+    // goes out, so the client is not reset before it can read it (see RequestBody).
+    return lingeringJsonResponse(statusForReport(report), report, upload.linger({ maxBytes: limits.maxInputBytes, maxMs: lingerMs }), cors);
   }
   return reportResponse(report, cors);
 }

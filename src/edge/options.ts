@@ -20,10 +20,22 @@ export interface EdgeOptions {
    * those origins (echoed back, with `Vary: Origin`).
    */
   readonly cors?: boolean | readonly string[];
+  /**
+   * How long to keep reading, and discarding, an upload answered before its end (default
+   * `DEFAULT_LINGER_MS`); 0 closes at once, and a client still sending may then lose the answer.
+   */
+  readonly lingerMs?: number;
 }
 
 /** Default of `EdgeOptions.maxBodyBytes`. */
 export const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Default of `EdgeOptions.lingerMs`: how long the handler keeps reading, and discarding, an
+ * upload it answered before its end (at most `maxBodyBytes` more bytes): long enough for a
+ * client that sends at full speed, short enough that a slow or endless one cannot hold the worker.
+ */
+export const DEFAULT_LINGER_MS = 5_000;
 
 /** Environment variables a deployment may set (Workers `[vars]`, Deno `--allow-env`). */
 export interface EdgeEnv {

@@ -43,6 +43,23 @@ export function jsonResponse(status: number, body: unknown, headers: HeadersInit
   return new Response(`${JSON.stringify(body)}\n`, { status, headers: baseHeaders('application/json; charset=utf-8', headers) });
 }
 
+/**
+ * A JSON answer whose body is sent at once but ends only when `lingering` settles: some
+ * runtimes (workerd) refuse to read the request once the answer is complete, and the rest of
+ * the upload must still be read for the answer to reach the client (see `RequestBody`).
+ */
+export function lingeringJsonResponse(status: number, body: unknown, lingering: Promise<void>, headers: HeadersInit = {}): Response {
+  const bytes = new TextEncoder().encode(`${JSON.stringify(body)}\n`);
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(bytes);
+      await lingering;
+      controller.close();
+    },
+  });
+  return new Response(stream, { status, headers: baseHeaders('application/json; charset=utf-8', headers) });
+}
+
 /** A misuse answer (405, 415, 400 for bad parameters): not a report, since nothing was verified. */
 export function errorResponse(status: number, error: string, message: string, headers: HeadersInit = {}): Response {
   return jsonResponse(status, { error, message }, headers);

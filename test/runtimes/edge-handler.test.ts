@@ -36,6 +36,10 @@ function endlessBody(): { stream: ReadableStream<Uint8Array>; pulled: () => numb
   };
 }
 
+function hasCode(report: Report, code: string): boolean {
+  return report.findings.some((finding) => finding.code === code);
+}
+
 describe('edge handler: the HTTP contract', () => {
   const fixture = allFixtureCases().find((c) => c.format === 'agentxchain')!;
 
@@ -124,10 +128,67 @@ describe('edge handler: the HTTP contract', () => {
   it('answers 413 from an endless body after reading just past the limit', async () => {
     const body = endlessBody();
     const limit = 256 * 1024;
-    const { status, json } = await answer(post(body.stream), { maxBodyBytes: limit });
-    assert.equal(status, 413, JSON.stringify(json).slice(0, 400));
-    assert.deepEqual((json as unknown as Report).findings.map((finding) => finding.code), ['limit.input_bytes']);
-    assert.ok(body.pulled() <= limit + 4 * 64 * 1024, `pulled ${body.pulled()} bytes for a ${limit}-byte limit`);
+    const response = await handleVerifyRequest(post(body.stream), { maxBodyBytes: limit });
+    const pulledWhenAnswered = body.pulled();
+    assert.equal(response.status, 413);
+    assert.ok(pulledWhenAnswered <= limit + 4 * 64 * 1024, `pulled ${pulledWhenAnswered} bytes for a ${limit}-byte limit`);
+    const report = (await response.json()) as Report;
+    assert.deepEqual(report.findings.map((finding) => finding.code), ['limit.input_bytes']);
+    // Lingering then discards at most one more limit's worth before closing the upload.
+    assert.ok(body.pulled() <= 2 * limit + 4 * 64 * 1024, `pulled ${body.pulled()} bytes in all`);
+  });
+
+  it('reads the rest of an upload it answered early, so the answer is not reset, then closes it', async () => {
+    const limit = 64 * 1024;
+    let pulled = 0;
+    let cancelled = false;
+    const chunk = new TextEncoder().encode('{"type":"exec:chunk"}\n'.repeat(512));
+    const finite = (total: number): ReadableStream<Uint8Array> =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled >= total) return controller.close();
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+    // A body that ends within the budget is read to its end, and only then does the answer end.
+    const whole = await handleVerifyRequest(post(finite(limit * 1.5)), { maxBodyBytes: limit });
+    assert.equal(whole.status, 413);
+    assert.ok(hasCode((await whole.json()) as Report, 'limit.input_bytes'));
+    assert.ok(pulled >= limit * 1.5 && !cancelled, `pulled ${pulled}, cancelled ${cancelled}`);
+
+    // A body that stalls is given up after lingerMs, and cancelled.
+    pulled = 0;
+    let stalled = false;
+    const stalling = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled > limit) {
+          stalled = true;
+          return new Promise<void>(() => undefined);
+        }
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+        return undefined;
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const started = Date.now();
+    const stalledAnswer = await handleVerifyRequest(post(stalling), { maxBodyBytes: limit, lingerMs: 200 });
+    assert.ok(hasCode((await stalledAnswer.json()) as Report, 'limit.input_bytes'));
+    assert.ok(stalled && cancelled, 'the stalled upload is cancelled after lingering');
+    assert.ok(Date.now() - started >= 200, 'lingered for lingerMs');
+
+    // lingerMs: 0 cancels at once.
+    cancelled = false;
+    pulled = 0;
+    const closing = await handleVerifyRequest(post(finite(limit * 8)), { maxBodyBytes: limit, lingerMs: 0 });
+    await closing.json();
+    assert.ok(cancelled && pulled < limit * 8, `pulled ${pulled} of ${limit * 8}`);
   });
 
   it('caps limits.maxInputBytes by maxBodyBytes, and keeps a lower one', async () => {
@@ -189,7 +250,9 @@ describe('edge handler: the HTTP contract', () => {
     assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1e9', MAX_BUFFERED_BYTES: '-5', CORS_ORIGINS: '*' }), { cors: true });
   });
 
-  it('throws TypeError for a misconfigured maxBodyBytes (operator error)', async () => {
+  it('throws TypeError for a misconfigured maxBodyBytes or lingerMs (operator error)', async () => {
+    await assert.rejects(handleVerifyRequest(post('{}'), { lingerMs: -1 }), TypeError);
+    await assert.rejects(handleVerifyRequest(post('{}'), { lingerMs: 0.5 }), TypeError);
     await assert.rejects(handleVerifyRequest(post('{}'), { maxBodyBytes: 0 }), TypeError);
     await assert.rejects(handleVerifyRequest(post('{}'), { maxBodyBytes: 1.5 }), TypeError);
   });

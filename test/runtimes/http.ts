@@ -9,12 +9,13 @@ export interface RawResponse {
 }
 
 /**
- * Starts a POST and returns the request (to write to, slowly) and the response promise, which
- * resolves as soon as the server answers, whether or not the body was finished. Write errors
- * after the answer (the server closed its side) are expected and ignored.
+ * Starts a POST and returns the request (to write to, slowly), `answered`, which resolves when
+ * the answer's status line arrives, whether or not the body was finished, and the whole
+ * `response`. Write errors after the answer (the server closed its side) are ignored.
  */
-export function openUpload(url: string, headers: Record<string, string | number> = {}): { request: ClientRequest; response: Promise<RawResponse> } {
+export function openUpload(url: string, headers: Record<string, string | number> = {}): { request: ClientRequest; answered: Promise<void>; response: Promise<RawResponse> } {
   const request = httpRequest(url, { method: 'POST', headers });
+  const answered = new Promise<void>((resolve) => request.on('response', () => resolve()));
   const response = new Promise<RawResponse>((resolve, reject) => {
     request.on('error', reject);
     request.on('response', (message) => {
@@ -25,7 +26,7 @@ export function openUpload(url: string, headers: Record<string, string | number>
     });
   });
   response.catch(() => undefined);
-  return { request, response };
+  return { request, answered, response };
 }
 
 /**

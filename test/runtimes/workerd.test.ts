@@ -74,6 +74,8 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
   });
 
   it('stops a gzip bomb early, with bounded memory', async () => {
+    // Sent at full speed, as curl would: the answer must survive the upload the worker stopped
+    // reading (a server that closes on unread bytes makes the client's TCP stack drop it).
     const bomb = readFileSync(join(BENCH_DATA, 'agent-history--bomb-4gb.ndjson.gz'));
     const peakBefore = workerd.peakBytes();
     const { request, response } = openUpload(`${workerd.urls['main']}?name=bomb.ndjson.gz`, { 'content-type': 'application/gzip' });
@@ -140,9 +142,9 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
   });
 
   it('answers 413 while an oversize streamed body is still arriving', async () => {
-    const { request, response } = openUpload(workerd.urls['small']!, { 'content-type': 'application/x-ndjson' });
+    const { request, answered, response } = openUpload(workerd.urls['small']!, { 'content-type': 'application/x-ndjson' });
     const endless = execLines(200); // ~230 KB of well-formed lines, never finished
-    const sent = await trickle(request, endless, 8 * 1024, 5, response);
+    const sent = await trickle(request, endless, 8 * 1024, 5, answered);
     const answer = await within(response, 10_000, 'streamed oversize body');
     request.destroy();
     const report = JSON.parse(answer.body) as Report;

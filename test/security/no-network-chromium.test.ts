@@ -60,10 +60,16 @@ test('in Chromium, verifying every fixture requests nothing but the fixtures', {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  // The server must close even when Chromium fails to start, or the test process never exits.
+  const browser = await chromium
+    .launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+    })
+    .catch((error: unknown) => {
+      server.close();
+      throw error;
+    });
   try {
     const context = await browser.newContext();
     const requests: string[] = [];

@@ -12,6 +12,7 @@
  * @module
  */
 import { decodeBase64Lenient } from '../../encoding/base64.ts';
+import { stringOfToken } from './deferred-strings.ts';
 
 const INVALID = 0xff;
 /** Sextet of each byte value; the base64url characters count as `+` and `/`, as in Node. */
@@ -44,7 +45,23 @@ export function decodeContentBase64(text: string): Uint8Array {
   const { read, written } = encoder.encodeInto(text, bytes);
   // Anything beyond ASCII encodes to more bytes than characters (or does not fit): not plain.
   if (read !== length || written !== length) return decodeBase64Lenient(lowBytesOfCodeUnits(text));
-  let end = length;
+  return decodePlainBase64(bytes.subarray(0, length)) ?? decodeBase64Lenient(text);
+}
+
+/**
+ * Decodes `content_base64` from its JSON string token (quotes included) as found in the raw
+ * document: plain base64 straight from the bytes, anything else (escapes, junk, non-ASCII) through
+ * the string the token denotes, so the result is always `decodeContentBase64` of that string.
+ * @example
+ * decodeContentBase64Token(new TextEncoder().encode('"aGk="')); // Uint8Array [0x68, 0x69]
+ */
+export function decodeContentBase64Token(token: Uint8Array): Uint8Array {
+  return decodePlainBase64(token.subarray(1, token.byteLength - 1)) ?? decodeContentBase64(stringOfToken(token));
+}
+
+/** The textbook decoding of alphabet characters with at most two `=` after them; undefined for anything else. */
+function decodePlainBase64(bytes: Uint8Array): Uint8Array | undefined {
+  let end = bytes.byteLength;
   if (end > 0 && bytes[end - 1] === EQUALS) {
     end--;
     if (end > 0 && bytes[end - 1] === EQUALS) end--;
@@ -52,7 +69,7 @@ export function decodeContentBase64(text: string): Uint8Array {
   const remainder = end & 3;
   const full = end - remainder;
   const out = new Uint8Array((full >> 2) * 3 + (remainder === 0 ? 0 : remainder - 1));
-  if (!decodeGroups(bytes, full, out) || !decodeTail(bytes, full, end, out)) return decodeBase64Lenient(text);
+  if (!decodeGroups(bytes, full, out) || !decodeTail(bytes, full, end, out)) return undefined;
   return out;
 }
 

@@ -10,8 +10,10 @@
 import { toHex } from '../../encoding/hex.ts';
 import { decodeUtf8Lenient } from '../../encoding/utf8.ts';
 import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
+import { tokenEqualsUtf8 } from '../../json/string-token.ts';
 import type { PathSegment } from '../../report/path.ts';
-import { decodeContentBase64 } from './base64-fast-path.ts';
+import { decodeContentBase64, decodeContentBase64Token } from './base64-fast-path.ts';
+import { deferredToken } from './deferred-strings.ts';
 import { reportError, reportWarning, throwIfAborted, type CheckContext, type Scope } from './context.ts';
 import { describeValue, isJsonObject, isNonNegativeInteger, jsString, type JsonValue } from './js-semantics.ts';
 
@@ -101,7 +103,9 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) report.invalid('sha256', 'sha256 must be a 64-character lowercase hex digest');
 
   // §4.5: null content is allowed for truncated or skipped entries, and then nothing is verified.
-  const content = entry['content_base64'];
+  // A large export's content strings stay in the raw document until read (deferred-strings.ts):
+  // decode those from their bytes instead of building each string first.
+  const content = deferredToken(entry, 'content_base64') ?? entry['content_base64'];
   if (content === null) {
     verifyNullContentEntry(entry, format as string, report);
     const why = entry['truncated'] === true ? 'truncated' : entry['content_base64_skipped'] === true ? 'content_base64_skipped' : null;
@@ -116,13 +120,13 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
     }
     return row('skipped');
   }
-  if (typeof content !== 'string') {
+  if (typeof content !== 'string' && !(content instanceof Uint8Array)) {
     report.invalid('content_base64', 'content_base64 must be a string');
     return row('invalid');
   }
 
   // §4.7–4.10, G7: decode, then every content check runs, whatever the earlier ones found.
-  const decoded = decodeContentBase64(content);
+  const decoded = typeof content === 'string' ? decodeContentBase64(content) : decodeContentBase64Token(content);
   if (decoded.byteLength !== bytes) {
     const expected = jsString(bytes) ?? describeValue(bytes);
     report.mismatch('agentxchain.file_bytes_mismatch', 'bytes', `bytes mismatch: expected ${expected}, got ${decoded.byteLength}`, {
@@ -138,7 +142,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
       ...(digest !== undefined ? { actual: digest } : {}),
     });
   }
-  verifyData(entry, format as 'json' | 'jsonl' | 'text', relPath, decodeUtf8Lenient(decoded), report);
+  verifyData(entry, format as 'json' | 'jsonl' | 'text', relPath, decoded, report);
   return row('verified');
 }
 
@@ -177,14 +181,18 @@ function verifyData(
   entry: Record<string, JsonValue>,
   format: 'json' | 'jsonl' | 'text',
   relPath: string,
-  raw: string,
+  content: Uint8Array,
   report: ReturnType<typeof entryReporter>,
 ): void {
-  const data = entry['data'];
   if (format === 'text') {
-    if (raw !== data) report.mismatch('agentxchain.file_data_mismatch', 'data', 'data does not match decoded text content');
+    // A deferred data string is compared on bytes first (no string built when they agree).
+    const token = deferredToken(entry, 'data');
+    if (token !== undefined && tokenEqualsUtf8(token, content)) return;
+    if (decodeUtf8Lenient(content) !== entry['data']) report.mismatch('agentxchain.file_data_mismatch', 'data', 'data does not match decoded text content');
     return;
   }
+  const data = entry['data'];
+  const raw = decodeUtf8Lenient(content);
   let parsed: JsonValue;
   try {
     parsed = format === 'json' ? JSON.parse(raw) : parseJsonl(raw, relPath);

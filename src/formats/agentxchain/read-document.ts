@@ -6,6 +6,7 @@
  * @module
  */
 import { StreamProblem } from '../../stream/problem.ts';
+import { ExportSkimmer } from './deferred-strings.ts';
 import { createDocumentDecoder } from './document-text.ts';
 import type { JsonValue } from './js-semantics.ts';
 
@@ -15,12 +16,15 @@ export type ParsedDocument =
   | { readonly ok: false; readonly message: string; readonly byteLength: number };
 
 /**
- * Reads `stream` to the end, decoding as it goes (see `document-text.ts`: the raw bytes are never
- * held whole), then parses. More than `maxBytes` bytes rejects with a `limit.buffered_bytes`
- * StreamProblem; an abort with `input.aborted`; a stream error (gzip damage) is rethrown.
+ * Reads `stream` to the end, then parses it. The bulk strings of file entries are left in the raw
+ * bytes and read when a check asks for them (`deferred-strings.ts`); the rest is decoded as Node
+ * decodes it (`document-text.ts`) and parsed with `JSON.parse`. A document that does not parse is
+ * decoded whole, exactly, for V8's message about the real text. More than `maxBytes` bytes
+ * rejects with a `limit.buffered_bytes` StreamProblem; an abort with `input.aborted`; a stream
+ * error (gzip damage) is rethrown.
  */
 export async function readDocument(stream: ReadableStream<Uint8Array>, options: { maxBytes: number; signal?: AbortSignal }): Promise<ParsedDocument> {
-  const decoder = createDocumentDecoder();
+  const skimmer = new ExportSkimmer();
   const reader = stream.getReader();
   let byteLength = 0;
   try {
@@ -32,7 +36,7 @@ export async function readDocument(stream: ReadableStream<Uint8Array>, options: 
       if (byteLength > options.maxBytes) {
         throw new StreamProblem('limit.buffered_bytes', `document is larger than limits.maxBufferedBytes (${options.maxBytes} bytes)`);
       }
-      decoder.push(value);
+      skimmer.push(value);
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
@@ -40,16 +44,33 @@ export async function readDocument(stream: ReadableStream<Uint8Array>, options: 
   } finally {
     reader.releaseLock();
   }
+  const skimmed = skimmer.finish();
+  if (skimmed.skeleton !== undefined) {
+    const parsed = parseDecoded([skimmed.skeleton]);
+    if (parsed.ok) {
+      skimmed.install(parsed.value);
+      return { ok: true, value: parsed.value, byteLength };
+    }
+  }
+  // Not JSON: decode and parse the whole text, for V8's message about it.
+  const whole = parseDecoded(skimmed.chunks);
+  return whole.ok ? { ok: true, value: whole.value, byteLength } : { ok: false, message: whole.message, byteLength };
+}
+
+/** Decodes `chunks` as Node does and parses the text; V8's message about the exact text on failure. */
+function parseDecoded(chunks: readonly Uint8Array[]): { ok: true; value: JsonValue } | { ok: false; message: string } {
+  const decoder = createDocumentDecoder();
+  for (const chunk of chunks) decoder.push(chunk);
   const document = decoder.finish();
   try {
-    return { ok: true, value: JSON.parse(document.text) as JsonValue, byteLength };
+    return { ok: true, value: JSON.parse(document.text) as JsonValue };
   } catch (error) {
-    if (document.exact) return { ok: false, message: (error as Error).message, byteLength };
+    if (document.exact) return { ok: false, message: (error as Error).message };
   }
   // The escaped text failed: parse the exact text, for V8's message about the real document.
   try {
-    return { ok: true, value: JSON.parse(document.exactText()) as JsonValue, byteLength };
+    return { ok: true, value: JSON.parse(document.exactText()) as JsonValue };
   } catch (error) {
-    return { ok: false, message: (error as Error).message, byteLength };
+    return { ok: false, message: (error as Error).message };
   }
 }

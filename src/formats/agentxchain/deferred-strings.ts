@@ -1,0 +1,462 @@
+/**
+ * Reads an export without decoding or parsing its bulk: the strings of `files.<path>.content_base64`
+ * and `files.<path>.data` (in the artifact and in every nested `repos.<id>.export`), which are
+ * nearly all of a large export's bytes, are left in the raw bytes and read one at a time, when a
+ * check asks for them.
+ *
+ * How: while the bytes arrive, a lexer finds those string tokens and records their byte spans.
+ * The rest of the document, the skeleton, is the raw text with each such token replaced by a short
+ * placeholder string. `JSON.parse(skeleton)` then gives the reference's value except at those
+ * places, where `installDeferredStrings` puts getters that decode the recorded span (UTF-8, then
+ * `JSON.parse` of the string token) on every read. Peak memory is about the raw bytes plus one
+ * entry's strings, instead of the raw bytes, the decoded text and the parsed value all at once.
+ *
+ * Why it is exact:
+ * - A span is a whole string token, found by a lexer that classifies every byte as inside or outside
+ *   a string exactly as JSON does, up to the first error. Its content is validated as `JSON.parse`
+ *   validates strings (no raw control characters, only valid escapes), so the skeleton is valid
+ *   JSON if and only if the document is; on invalid documents the caller parses the exact text.
+ * - Span boundaries are ASCII quotes, where UTF-8 decoding always resynchronises: decoding a span on
+ *   its own gives the characters that decoding the whole file gives there (U+FFFD included).
+ * - Placeholders carry a per-document random nonce, so an artifact cannot forge one; a getter
+ *   replaces a property in place (own-key order unchanged) and yields the exact string each time.
+ *   With duplicate keys, `JSON.parse` keeps the last token's placeholder, hence the last span.
+ * @module
+ */
+import { isJsonObject, type JsonValue } from './js-semantics.ts';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+// Where a container sits on the export grammar `(repos <id> export)* files <path> (content_base64|data)`.
+const EXPORT = 0; // an export object: `files` and `repos` matter
+const REPOS = 1; // `repos`: any key leads to a repo entry
+const REPO = 2; // a repo entry: `export` leads to a child export
+const FILES = 3; // `files`: any key leads to a file entry
+const ENTRY = 4; // a file entry: `content_base64` and `data` strings are deferred
+const OTHER = 5; // anything else: nothing below is deferred
+const DEFERRED_STRING = 6; // a value of `content_base64` or `data` in a file entry: deferred if a string
+
+/** Containers deeper than this are all OTHER (only their nesting is counted). */
+const MAX_TRACKED_DEPTH = 4096;
+/** Longest raw key that can still name one of the grammar's keys (`content_base64`, escaped). */
+const MAX_KEY_BYTES = 6 * 'content_base64'.length;
+
+// Lexer states.
+const BETWEEN = 0; // between tokens
+const IN_STRING = 1;
+const AFTER_BACKSLASH = 2;
+const IN_UNICODE_ESCAPE = 3; // reading the 4 hex digits of \uXXXX
+
+/** What the lexer found: the skeleton's parts and the deferred spans. */
+export interface SkimmedDocument {
+  /**
+   * The document with every deferred string token replaced by its placeholder; undefined when the
+   * lexer already found the document invalid (a bad string or an unterminated one).
+   */
+  readonly skeleton: Uint8Array | undefined;
+  /** Total bytes of the document. */
+  readonly byteLength: number;
+  /** Replaces the placeholders in `JSON.parse(skeleton)`'s value by getters (see the module doc). */
+  install(value: JsonValue): void;
+  /** The raw bytes, in order (to decode the exact text when the skeleton does not parse). */
+  readonly chunks: readonly Uint8Array[];
+}
+
+/**
+ * Lexes an export as it arrives and keeps its bytes.
+ * @example
+ * const skimmer = new ExportSkimmer();
+ * skimmer.push(bytes);
+ * const skimmed = skimmer.finish();
+ * const value = JSON.parse(new TextDecoder().decode(skimmed.skeleton));
+ * skimmed.install(value); // value.files[path].content_base64 now reads the real string
+ */
+export class ExportSkimmer {
+  readonly #bytes = new ChunkList();
+  /** Deferred spans as [start, end) pairs of absolute offsets, quotes included. */
+  #spans: number[] = [];
+  #state = BETWEEN;
+  #hexLeft = 0;
+  /** Grammar position of each open container (tracked part), and whether an object awaits a key. */
+  readonly #positions = new Uint8Array(MAX_TRACKED_DEPTH + 1);
+  readonly #expectKey = new Uint8Array(MAX_TRACKED_DEPTH + 1);
+  #depth = 0;
+  /** The current string: a key, a deferred value, or another string. */
+  #stringIsKey = false;
+  #stringStart = -1;
+  #deferring = false;
+  /** Raw bytes of the key being read (up to MAX_KEY_BYTES), and whether it overflowed. */
+  readonly #key = new Uint8Array(MAX_KEY_BYTES);
+  #keyLength = 0;
+  #keyEscaped = false;
+  /** The grammar position a value of the last key would have. */
+  #valuePosition = EXPORT;
+  /** A string token had an invalid escape or a raw control character: the document is not JSON. */
+  #invalid = false;
+  #words: Uint32Array | undefined;
+  #wordBase = 0;
+
+  constructor() {
+    this.#positions[0] = EXPORT; // the position the top-level value takes
+  }
+
+  /** Lexes the next bytes (any split: inside strings, escapes or UTF-8 sequences). */
+  push(chunk: Uint8Array): void {
+    if (chunk.byteLength === 0) return;
+    const base = this.#bytes.length;
+    this.#bytes.push(chunk);
+    this.#setWords(chunk);
+    let i = 0;
+    const length = chunk.length;
+    while (i < length) {
+      if (this.#state === IN_STRING) {
+        i = this.#scanString(chunk, i, length);
+        if (i < length) i = this.#stringByte(chunk[i]!, base + i, i);
+      } else if (this.#state === BETWEEN) {
+        i = this.#between(chunk, i, length, base);
+      } else {
+        this.#escapeByte(chunk[i]!);
+        i++;
+      }
+    }
+  }
+
+  /** Ends the document. */
+  finish(): SkimmedDocument {
+    const nonce = randomNonce();
+    const placeholder = (index: number): Uint8Array => new TextEncoder().encode(`"\\u0000${nonce}#${index}"`);
+    const spans = this.#spans;
+    // The lexer is exact up to the first error, so a bad or unterminated string means the text
+    // does not parse (whether or not the string was deferred).
+    const skeleton = this.#invalid || this.#state !== BETWEEN ? undefined : this.#skeleton(spans, placeholder);
+    const bytes = this.#bytes;
+    const prefix = `\u0000${nonce}#`;
+    return {
+      skeleton,
+      byteLength: bytes.length,
+      chunks: bytes.chunks,
+      install: (value) => installGetters(value, prefix, (index) => bytes.read(spans[2 * index]!, spans[2 * index + 1]!)),
+    };
+  }
+
+  /** Skips string content that needs no attention; returns the index of the next special byte. */
+  #scanString(chunk: Uint8Array, i: number, length: number): number {
+    if (this.#stringIsKey) {
+      // Keys are short: copy what fits for the grammar test.
+      while (i < length) {
+        const byte = chunk[i]!;
+        if (byte === QUOTE || byte === BACKSLASH || byte < 0x20) return i;
+        if (this.#keyLength < MAX_KEY_BYTES) this.#key[this.#keyLength] = byte;
+        this.#keyLength++;
+        i++;
+      }
+      return i;
+    }
+    // Value strings are most of the document: test four bytes at a time where the chunk allows.
+    const words = this.#words;
+    const wordBase = this.#wordBase;
+    while (i < length && ((i - wordBase) & 3) !== 0) {
+      const byte = chunk[i]!;
+      if (byte === QUOTE || byte === BACKSLASH || byte < 0x20) return i;
+      i++;
+    }
+    // Only from an aligned index inside the chunk (the loop above may have stopped at its end).
+    if (words !== undefined && i >= wordBase && i < length) {
+      let w = (i - wordBase) >> 2;
+      while (w < words.length && !hasSpecialByte(words[w]!)) w++;
+      i = wordBase + (w << 2);
+    }
+    while (i < length) {
+      const byte = chunk[i]!;
+      if (byte === QUOTE || byte === BACKSLASH || byte < 0x20) return i;
+      i++;
+    }
+    return i;
+  }
+
+  /** A four-byte view of the current chunk's aligned middle (absent for short chunks). */
+  #setWords(chunk: Uint8Array): void {
+    const wordBase = (4 - (chunk.byteOffset & 3)) & 3;
+    const count = (chunk.byteLength - wordBase) >> 2;
+    this.#wordBase = wordBase;
+    this.#words = count >= 4 ? new Uint32Array(chunk.buffer, chunk.byteOffset + wordBase, count) : undefined;
+  }
+
+  /** A quote, backslash or control byte inside a string. */
+  #stringByte(byte: number, absolute: number, i: number): number {
+    if (byte === QUOTE) {
+      this.#state = BETWEEN;
+      if (this.#stringIsKey) this.#endKey();
+      else if (this.#deferring) this.#spans.push(this.#stringStart, absolute + 1);
+      this.#deferring = false;
+      return i + 1;
+    }
+    if (byte === BACKSLASH) {
+      this.#state = AFTER_BACKSLASH;
+      if (this.#stringIsKey) {
+        this.#keyEscaped = true;
+        if (this.#keyLength < MAX_KEY_BYTES) this.#key[this.#keyLength] = byte;
+        this.#keyLength++;
+      }
+      return i + 1;
+    }
+    this.#invalid = true; // a raw control character
+    return i + 1;
+  }
+
+  #escapeByte(byte: number): void {
+    if (this.#stringIsKey) {
+      if (this.#keyLength < MAX_KEY_BYTES) this.#key[this.#keyLength] = byte;
+      this.#keyLength++;
+    }
+    if (this.#state === AFTER_BACKSLASH) {
+      if (byte === 0x75) {
+        this.#state = IN_UNICODE_ESCAPE;
+        this.#hexLeft = 4;
+        return;
+      }
+      // " \ / b f n r t
+      if (!(byte === QUOTE || byte === BACKSLASH || byte === 0x2f || byte === 0x62 || byte === 0x66 || byte === 0x6e || byte === 0x72 || byte === 0x74)) this.#invalid = true;
+      this.#state = IN_STRING;
+      return;
+    }
+    const hex = (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66);
+    if (!hex) {
+      this.#invalid = true;
+      this.#state = IN_STRING;
+      return;
+    }
+    if (--this.#hexLeft === 0) this.#state = IN_STRING;
+  }
+
+  /** Structure between tokens; returns where it stopped (after a string's opening quote, or the end). */
+  #between(chunk: Uint8Array, i: number, length: number, base: number): number {
+    while (i < length) {
+      const byte = chunk[i]!;
+      i++;
+      if (byte === QUOTE) {
+        this.#openString(base + i - 1);
+        return i;
+      }
+      if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) this.#open(byte === OPEN_OBJECT);
+      else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) this.#close();
+      else if (byte === COLON) this.#setExpectKey(false);
+      else if (byte === COMMA) {
+        if (this.#inObject()) this.#setExpectKey(true);
+      }
+    }
+    return i;
+  }
+
+  #openString(absolute: number): void {
+    this.#state = IN_STRING;
+    this.#stringStart = absolute;
+    this.#stringIsKey = this.#inObject() && this.#expectKeyHere();
+    this.#keyLength = 0;
+    this.#keyEscaped = false;
+    this.#deferring = !this.#stringIsKey && this.#inObject() && this.#valuePosition === DEFERRED_STRING;
+  }
+
+  /** A key ended: where does its value sit on the grammar? */
+  #endKey(): void {
+    const here = this.#depth <= MAX_TRACKED_DEPTH ? this.#positions[this.#depth]! : OTHER;
+    this.#valuePosition = OTHER;
+    if (here === OTHER) return;
+    if (here === REPOS) this.#valuePosition = REPO;
+    else if (here === FILES) this.#valuePosition = ENTRY;
+    else {
+      const key = this.#keyText();
+      if (here === EXPORT) this.#valuePosition = key === 'files' ? FILES : key === 'repos' ? REPOS : OTHER;
+      else if (here === REPO) this.#valuePosition = key === 'export' ? EXPORT : OTHER;
+      else if (here === ENTRY) this.#valuePosition = key === 'content_base64' || key === 'data' ? DEFERRED_STRING : OTHER;
+    }
+  }
+
+  #keyText(): string | undefined {
+    if (this.#keyLength > MAX_KEY_BYTES) return undefined;
+    const raw = this.#key.subarray(0, this.#keyLength);
+    if (!this.#keyEscaped) return String.fromCharCode(...raw);
+    try {
+      return JSON.parse(`"${String.fromCharCode(...raw)}"`) as string;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #open(isObject: boolean): void {
+    // The new container's grammar position: the value position of the key before it, or the
+    // top-level position; arrays and anything below them are OTHER.
+    const position = this.#depth === 0 ? EXPORT : this.#inObject() ? this.#valuePosition : OTHER;
+    this.#depth++;
+    if (this.#depth <= MAX_TRACKED_DEPTH) {
+      this.#positions[this.#depth] = isObject && position <= ENTRY ? position : OTHER;
+      this.#expectKey[this.#depth] = isObject ? 1 : 2; // 2: an array
+    }
+    this.#valuePosition = OTHER;
+  }
+
+  #close(): void {
+    if (this.#depth > 0) this.#depth--;
+    this.#valuePosition = OTHER;
+  }
+
+  #inObject(): boolean {
+    return this.#depth > 0 && (this.#depth > MAX_TRACKED_DEPTH || this.#expectKey[this.#depth] !== 2);
+  }
+
+  #expectKeyHere(): boolean {
+    return this.#depth > MAX_TRACKED_DEPTH ? false : this.#expectKey[this.#depth] === 1;
+  }
+
+  #setExpectKey(expect: boolean): void {
+    if (this.#depth > 0 && this.#depth <= MAX_TRACKED_DEPTH && this.#expectKey[this.#depth] !== 2) this.#expectKey[this.#depth] = expect ? 1 : 0;
+  }
+
+  /** The raw bytes with each span replaced by its placeholder. */
+  #skeleton(spans: readonly number[], placeholder: (index: number) => Uint8Array): Uint8Array {
+    const parts: Uint8Array[] = [];
+    let from = 0;
+    for (let s = 0; s < spans.length; s += 2) {
+      parts.push(this.#bytes.read(from, spans[s]!), placeholder(s >> 1));
+      from = spans[s + 1]!;
+    }
+    parts.push(this.#bytes.read(from, this.#bytes.length));
+    let total = 0;
+    for (const part of parts) total += part.byteLength;
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.byteLength;
+    }
+    return out;
+  }
+}
+
+/**
+ * Whether any of the four bytes in `word` is a quote, a backslash or a control character (below
+ * 0x23 covers the controls and the quote; the classic "has byte less than" and "has zero byte" bit
+ * tricks, exact as a yes/no answer).
+ */
+function hasSpecialByte(word: number): boolean {
+  const lessThanQuoteEnd = (word - 0x23232323) & ~word & 0x80808080;
+  const xored = word ^ 0x5c5c5c5c;
+  const backslash = (xored - 0x01010101) & ~xored & 0x80808080;
+  return (lessThanQuoteEnd | backslash) !== 0;
+}
+
+/** The document's bytes as received, addressed by absolute offsets. */
+class ChunkList {
+  readonly chunks: Uint8Array[] = [];
+  /** Absolute offset of each chunk's first byte. */
+  readonly #starts: number[] = [];
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.#starts.push(this.#length);
+    this.#length += chunk.byteLength;
+  }
+
+  /** Bytes [start, end): a view when they lie in one chunk, else a copy. */
+  read(start: number, end: number): Uint8Array {
+    let c = this.#chunkAt(start);
+    const first = this.chunks[c];
+    if (first === undefined) return new Uint8Array(0);
+    const offset = start - this.#starts[c]!;
+    if (offset + (end - start) <= first.byteLength) return first.subarray(offset, offset + (end - start));
+    const out = new Uint8Array(end - start);
+    let at = 0;
+    for (let position = start; position < end; c++) {
+      const chunk = this.chunks[c]!;
+      const from = position - this.#starts[c]!;
+      const take = Math.min(chunk.byteLength - from, end - position);
+      out.set(chunk.subarray(from, from + take), at);
+      at += take;
+      position += take;
+    }
+    return out;
+  }
+
+  /** Index of the chunk holding absolute offset `at` (binary search). */
+  #chunkAt(at: number): number {
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.#starts[middle]! <= at) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+}
+
+/** Sixteen random hex digits (at call time: workerd forbids random values at module top level). */
+function randomNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+const utf8 = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * The string a deferred token denotes: UTF-8 decoded like the whole file, then parsed.
+ * @example
+ * stringOfToken(new TextEncoder().encode('"a\\nb"')); // 'a\nb'
+ */
+export function stringOfToken(token: Uint8Array): string {
+  return JSON.parse(utf8.decode(token)) as string;
+}
+
+/** The deferred fields of each entry object, for checks that can work on the raw token. */
+const tokensOf = new WeakMap<object, Map<string, () => Uint8Array>>();
+
+/**
+ * The raw JSON string token (quotes included) behind `entry[field]` when that string was deferred,
+ * else undefined. Lets a check read a large string's bytes without building the string.
+ */
+export function deferredToken(entry: object, field: string): Uint8Array | undefined {
+  return tokensOf.get(entry)?.get(field)?.();
+}
+
+/** Walks the export grammar of `value` and turns each placeholder into a getter. */
+function installGetters(value: JsonValue, prefix: string, spanOf: (index: number) => Uint8Array): void {
+  const exports: JsonValue[] = [value];
+  while (exports.length > 0) {
+    const current = exports.pop();
+    if (!isJsonObject(current)) continue;
+    const files = Object.getOwnPropertyDescriptor(current, 'files')?.value as JsonValue;
+    if (isJsonObject(files)) {
+      for (const entry of Object.values(files)) {
+        if (!isJsonObject(entry)) continue;
+        for (const field of ['content_base64', 'data']) {
+          const placed = Object.getOwnPropertyDescriptor(entry, field)?.value as JsonValue;
+          if (typeof placed !== 'string' || !placed.startsWith(prefix)) continue;
+          const index = Number(placed.slice(prefix.length));
+          const token = (): Uint8Array => spanOf(index);
+          Object.defineProperty(entry, field, { get: () => stringOfToken(token()), enumerable: true, configurable: true });
+          const tokens = tokensOf.get(entry) ?? new Map<string, () => Uint8Array>();
+          tokens.set(field, token);
+          tokensOf.set(entry, tokens);
+        }
+      }
+    }
+    const repos = Object.getOwnPropertyDescriptor(current, 'repos')?.value as JsonValue;
+    if (isJsonObject(repos)) {
+      for (const repo of Object.values(repos)) {
+        if (isJsonObject(repo)) exports.push(Object.getOwnPropertyDescriptor(repo, 'export')?.value as JsonValue);
+      }
+    }
+  }
+}

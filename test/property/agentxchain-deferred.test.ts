@@ -1,0 +1,204 @@
+// The AgentXchain reader that leaves file entries' bulk strings in the raw bytes
+// (src/formats/agentxchain/deferred-strings.ts) must give exactly what the reference's
+// `JSON.parse(readFileSync(path, 'utf8'))` gives: the same value (read through the getters), the
+// same own-key order, the same V8 message for text that does not parse, whatever the chunking.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { deferredToken } from '../../src/formats/agentxchain/deferred-strings.ts';
+import { readDocument } from '../../src/formats/agentxchain/read-document.ts';
+import { tokenEqualsUtf8 } from '../../src/json/string-token.ts';
+
+const encoder = new TextEncoder();
+
+function nodeText(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** What the reference holds after reading the file: the parsed value, or V8's message. */
+function reference(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(nodeText(bytes)) as unknown };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+function streamOf(bytes: Uint8Array, cuts: readonly number[]): ReadableStream<Uint8Array> {
+  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  const pieces: Uint8Array[] = [];
+  let from = 0;
+  for (const point of [...points, bytes.length]) {
+    // Copies at odd offsets, so the four-byte scan meets every alignment.
+    const piece = new Uint8Array(new ArrayBuffer(point - from + 3), 1 + (point % 3), point - from);
+    piece.set(bytes.subarray(from, point));
+    pieces.push(piece);
+    from = point;
+  }
+  return new ReadableStream({
+    pull(controller) {
+      const next = pieces.shift();
+      if (next === undefined) controller.close();
+      else controller.enqueue(next);
+    },
+  });
+}
+
+async function ours(bytes: Uint8Array, cuts: readonly number[] = []): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  const parsed = await readDocument(streamOf(bytes, cuts), { maxBytes: 1 << 30 });
+  assert.equal(parsed.byteLength, bytes.byteLength);
+  // A deep copy reads every getter, and keeps own-key order for the comparison below.
+  return parsed.ok ? { ok: true, value: JSON.parse(JSON.stringify(parsed.value)) as unknown } : { ok: false, message: parsed.message };
+}
+
+/** Same value with the same own-key order at every level. */
+function assertSameDocument(actual: unknown, expected: unknown): void {
+  assert.deepStrictEqual(actual, expected);
+  assert.equal(JSON.stringify(actual), JSON.stringify(expected));
+}
+
+/** Strings that stress the lexer: escapes, quotes, backslash runs, non-ASCII, astral, controls. */
+const trickyString = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: fc.constantFrom('"', '\\', '/', '\n', '\t', '\u0000', '\u001f', 'a', '=', 'é', '😀', '\ud800', '\udc00', 'u'), maxLength: 30 }),
+  fc.base64String({ maxLength: 80 }),
+);
+
+/** JSON values as a writer would put them in a file entry's `data` (objects hold strings too). */
+const dataValue = fc.oneof(trickyString, fc.constant(null), fc.integer(), fc.dictionary(fc.constantFrom('data', 'content_base64', 'files', 'x'), trickyString, { maxKeys: 3 }));
+
+const entry = fc.record(
+  { format: fc.constantFrom('json', 'jsonl', 'text'), bytes: fc.nat(), content_base64: fc.oneof(trickyString, fc.constant(null)), data: dataValue },
+  { requiredKeys: [] },
+);
+
+const files = fc.dictionary(fc.oneof(fc.constantFrom('a.md', '1', '__proto__', 'data', 'é/ü'), fc.string({ maxLength: 6 })), entry, { maxKeys: 5 });
+
+/** Exports with nested `repos.<id>.export` children, the places the reader defers strings. */
+const exportDocument = fc.letrec((tie) => ({
+  export: fc.record(
+    { schema_version: fc.constant('0.3'), files, repos: fc.dictionary(fc.string({ maxLength: 4 }), tie('repo'), { maxKeys: 2 }), data: trickyString },
+    { requiredKeys: [] },
+  ),
+  repo: fc.oneof({ depthSize: 'small' }, fc.record({ export: tie('export'), ok: fc.boolean() }, { requiredKeys: [] }), fc.constant(null)),
+})).export;
+
+/** Serialises with optional duplicate keys and whitespace, as hostile writers may. */
+function serialise(value: unknown, duplicate: boolean, space: number): string {
+  const text = JSON.stringify(value, null, space);
+  // A duplicate of every "content_base64" member: JSON.parse keeps the last one.
+  return duplicate ? text.replaceAll('"content_base64":', '"content_base64":"AAAA","content_base64":') : text;
+}
+
+test('the deferred reader gives JSON.parse\'s value, key order included, for any export and chunking', async () => {
+  await fc.assert(
+    fc.asyncProperty(exportDocument, fc.boolean(), fc.constantFrom(0, 2), fc.array(fc.nat(), { maxLength: 5 }), async (document, duplicate, space, cuts) => {
+      const bytes = encoder.encode(serialise(document, duplicate, space));
+      const expected = reference(bytes);
+      const actual = await ours(bytes, cuts);
+      assert.equal(actual.ok, expected.ok);
+      if (actual.ok && expected.ok) assertSameDocument(actual.value, expected.value);
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test('damaged exports: the same verdict, and V8\'s message for the exact text when it does not parse', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      exportDocument,
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+      fc.array(fc.nat(), { maxLength: 4 }),
+      async (document, damage, cuts) => {
+        const list = [...encoder.encode(JSON.stringify(document))];
+        for (const [at, byte] of damage) list.splice(at % (list.length + 1), 1, byte);
+        const bytes = Uint8Array.from(list);
+        const expected = reference(bytes);
+        const actual = await ours(bytes, cuts);
+        if (expected.ok && actual.ok) assertSameDocument(actual.value, expected.value);
+        else assert.deepEqual(actual, expected);
+      },
+    ),
+    { numRuns: 600 },
+  );
+});
+
+test('deferred strings: invalid UTF-8, a BOM, raw controls and bad escapes behave as in the whole text', async () => {
+  const cases = [
+    Uint8Array.from([...encoder.encode('{"files":{"a":{"data":"x'), 0xe2, 0x28, 0xa1, 0xff, ...encoder.encode('\\n","content_base64":"'), 0xc3, ...encoder.encode('QQ=="}}}')]),
+    Uint8Array.from([0xef, 0xbb, 0xbf, ...encoder.encode('{"files":{"a":{"data":"x"}}}')]),
+    encoder.encode('{"files":{"a":{"data":"tab\there"}}}'),
+    encoder.encode('{"files":{"a":{"data":"\\x"}}}'),
+    encoder.encode('{"files":{"a":{"data":"\\u12g4"}}}'),
+    encoder.encode('{"files":{"a":{"content_base64":"unterminated'),
+    encoder.encode('{"files":{"a":{"data":"ok"}}},'),
+    encoder.encode('{"fil\\u0065s":{"a":{"d\\u0061ta":"escaped keys","content_base64":"QQ=="}}}'),
+    // Escapes in the last bytes of a chunk, after its last aligned four-byte word.
+    encoder.encode(`{"files":{"a":{"data":"${'x'.repeat(40)}\\n\\t\\"${'y'.repeat(23)}\\\\"}}}`),
+  ];
+  for (const bytes of cases) {
+    // Every single cut too: chunks of every length at every alignment.
+    const singleCuts = Array.from({ length: bytes.length + 1 }, (_, i) => [i]);
+    for (const cuts of [[], [1, 2, 3, 17, 25, 30], Array.from({ length: bytes.length }, (_, i) => i), ...singleCuts]) {
+      const expected = reference(bytes);
+      const actual = await ours(bytes, cuts);
+      if (expected.ok && actual.ok) assertSameDocument(actual.value, expected.value);
+      else assert.deepEqual(actual, expected, nodeText(bytes));
+    }
+  }
+});
+
+test('only entry strings are deferred, and a forged placeholder stays an ordinary string', async () => {
+  const forged = '\u00000123456789abcdef#0';
+  const document = {
+    data: 'top-level data is not an entry',
+    files: {
+      'a.txt': { format: 'text', content_base64: 'aGk=', data: 'hi', note: forged },
+      'b.json': { format: 'json', data: { files: { x: { data: 'inside data: not deferred' } } } },
+    },
+    repos: { r: { export: { files: { 'c.txt': { data: forged } } } } },
+  };
+  const parsed = await readDocument(streamOf(encoder.encode(JSON.stringify(document)), []), { maxBytes: 1 << 20 });
+  assert.ok(parsed.ok);
+  const value = parsed.value as typeof document;
+  assertSameDocument(JSON.parse(JSON.stringify(value)), document);
+  const a = value.files['a.txt'];
+  assert.deepEqual(new TextDecoder().decode(deferredToken(a, 'content_base64')), '"aGk="');
+  assert.deepEqual(new TextDecoder().decode(deferredToken(a, 'data')), '"hi"');
+  assert.equal(deferredToken(a, 'note'), undefined);
+  assert.equal(deferredToken(value.files['b.json'].data.files.x, 'data'), undefined);
+  assert.equal(value.repos.r.export.files['c.txt'].data, forged);
+  assert.ok(deferredToken(value.repos.r.export.files['c.txt'], 'data') !== undefined);
+});
+
+test('tokenEqualsUtf8 says equal only when the strings are equal, and decides every valid text', () => {
+  const tokenOf = (text: string): Uint8Array => {
+    // JSON.stringify escapes controls, quotes and lone surrogates; also escape some characters
+    // (slashes, odd non-ASCII code points) the way other writers do. Per code point (the `u`
+    // flag), so both halves of a surrogate pair are escaped or neither.
+    const escape = (c: string): string => Array.from({ length: c.length }, (_, k) => `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`).join('');
+    const json = JSON.stringify(text).replace(/[\u0080-\u{10ffff}/]/gu, (c) => (c === '/' ? '\\/' : (c.codePointAt(0)! & 1) === 0 ? c : escape(c)));
+    return encoder.encode(json);
+  };
+  fc.assert(
+    fc.property(trickyString, trickyString, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 2 }), (text, other, damage) => {
+      const token = tokenOf(text);
+      const denoted = JSON.parse(nodeText(token)) as string;
+      const sameBytes = encoder.encode(text);
+      const isWellFormed = !/[\ud800-\udfff]/.test(text.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''));
+      // Equal text with valid UTF-8 is always decided.
+      if (isWellFormed) assert.equal(tokenEqualsUtf8(token, sameBytes), true);
+      // Whatever the bytes, "true" means the decoded strings are equal.
+      const list = [...encoder.encode(other)];
+      for (const [at, byte] of damage) list.splice(at % (list.length + 1), 0, byte);
+      for (const bytes of [Uint8Array.from(list), sameBytes]) {
+        if (tokenEqualsUtf8(token, bytes)) assert.equal(nodeText(bytes), denoted);
+      }
+    }),
+    { numRuns: 3000 },
+  );
+  // Raw invalid bytes in the token and in the content agree byte for byte: equal strings.
+  const broken = Uint8Array.from([0x22, 0x61, 0xe2, 0x5c, 0x6e, 0x22]); // "a<E2>\n"
+  assert.equal(tokenEqualsUtf8(broken, Uint8Array.from([0x61, 0xe2, 0x0a])), true);
+  assert.equal(nodeText(Uint8Array.from([0x61, 0xe2, 0x0a])), JSON.parse(nodeText(broken)) as string);
+});

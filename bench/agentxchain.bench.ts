@@ -102,7 +102,7 @@ if (existsSync('/usr/bin/time')) {
   console.log('  /usr/bin/time not found: CLI process not measured');
 }
 
-// Chromium: the same core in a page (default hash-wasm SHA-256, the kit's own gunzip).
+// Chromium: the same core in a page (default hash-wasm SHA-256, the default gunzip).
 const bundle = await build({
   stdin: {
     contents: `
@@ -111,15 +111,17 @@ const bundle = await build({
       import { DEFAULT_LIMITS } from './src/limits.ts';
       window.benchAgentxchain = async (url) => {
         const gz = new Uint8Array(await (await fetch(url)).arrayBuffer());
+        // End to end first, on a fresh page as a user meets it: measured after the others, it
+        // also paid for their garbage (54 MB of text and its parsed value; ~740 ms instead of ~480).
         const t0 = performance.now();
+        const onGz = await verifyAgentxchain(gz, { name: 'large.json.gz' });
+        const t1 = performance.now();
         const opened = await openInput(gz, { limits: DEFAULT_LIMITS });
         const plain = new Uint8Array(await new Response(opened.stream).arrayBuffer());
-        const t1 = performance.now();
-        const onPlain = await verifyAgentxchain(plain, { name: 'large.json' });
         const t2 = performance.now();
-        const onGz = await verifyAgentxchain(gz, { name: 'large.json.gz' });
+        const onPlain = await verifyAgentxchain(plain, { name: 'large.json' });
         const t3 = performance.now();
-        return { gunzip: t1 - t0, verifyPlain: t2 - t1, verifyGz: t3 - t2, overall: [onPlain.overall, onGz.overall], bytes: plain.byteLength };
+        return { verifyGz: t1 - t0, gunzip: t2 - t1, verifyPlain: t3 - t2, overall: [onPlain.overall, onGz.overall], bytes: plain.byteLength };
       };`,
     resolveDir: PROJECT_ROOT,
     loader: 'ts',
@@ -153,10 +155,10 @@ try {
     runs.push(await page.evaluate((url) => (window as unknown as { benchAgentxchain(url: string): Promise<(typeof runs)[number]> }).benchAgentxchain(url), `${origin}/large.json.gz`));
   }
   if (runs.some((run) => run.overall.some((o) => o !== 'pass'))) throw new Error(`Chromium: expected pass, got ${JSON.stringify(runs)}`);
-  console.log('Chromium (fresh page per run, hash-wasm SHA-256, fflate gunzip):');
-  row('gunzip (core stream)', median(runs.map((r) => r.gunzip)));
-  row('verify decompressed', median(runs.map((r) => r.verifyPlain)));
+  console.log('Chromium (fresh page per run, hash-wasm SHA-256, the default gunzip: native DecompressionStream):');
   row('verify .gz end to end (target ≤ 700 ms)', median(runs.map((r) => r.verifyGz)));
+  row('gunzip (core stream, collected in one buffer)', median(runs.map((r) => r.gunzip)));
+  row('verify decompressed', median(runs.map((r) => r.verifyPlain)));
 } finally {
   await browser.close();
 }

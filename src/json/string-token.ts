@@ -30,14 +30,18 @@ const SIMPLE_ESCAPES: Uint8Array = /* @__PURE__ */ (() => {
 export function tokenEqualsUtf8(token: Uint8Array, bytes: Uint8Array): true | undefined {
   const end = token.byteLength - 1; // the closing quote
   const length = bytes.byteLength;
+  const tokenView = new DataView(token.buffer, token.byteOffset, token.byteLength);
+  const bytesView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let i = 1;
   let j = 0;
   while (i < end) {
-    const byte = token[i]!;
-    if (byte !== BACKSLASH) {
-      if (j >= length || bytes[j] !== byte) return undefined;
-      i++;
-      j++;
+    if (token[i] !== BACKSLASH) {
+      // A run without escapes is the bytes themselves: compare it at native speed.
+      let runEnd = token.indexOf(BACKSLASH, i);
+      if (runEnd < 0 || runEnd > end) runEnd = end;
+      if (!sameBytes(tokenView, i, bytesView, j, runEnd - i)) return undefined;
+      j += runEnd - i;
+      i = runEnd;
       continue;
     }
     const letter = token[i + 1]!;
@@ -62,6 +66,15 @@ export function tokenEqualsUtf8(token: Uint8Array, bytes: Uint8Array): true | un
     j += matched;
   }
   return j === length ? true : undefined;
+}
+
+/** Whether `a[i, i + n)` equals `b[j, j + n)` (false when `b` is too short); four bytes a step. */
+function sameBytes(a: DataView, i: number, b: DataView, j: number, n: number): boolean {
+  if (j + n > b.byteLength) return false;
+  let k = 0;
+  for (const stop = n - 4; k <= stop; k += 4) if (a.getUint32(i + k) !== b.getUint32(j + k)) return false;
+  for (; k < n; k++) if (a.getUint8(i + k) !== b.getUint8(j + k)) return false;
+  return true;
 }
 
 /** The value of the four hex digits at `at` (-1 if any is not a hex digit). */

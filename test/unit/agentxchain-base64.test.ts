@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { decodeBase64Lenient } from '../../src/encoding/base64.ts';
-import { decodeContentBase64 } from '../../src/formats/agentxchain/base64-fast-path.ts';
+import { decodeContentBase64, decodeContentBase64Token } from '../../src/formats/agentxchain/base64-fast-path.ts';
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const oddChars = ['=', '-', '_', ' ', '\n', '!', '*', 'é', '\u0100', '\ud83d', '\u00ff', '.'];
@@ -38,4 +38,19 @@ test('the fast path handles padding, the last group and large inputs like Node',
   const encoded = Buffer.from(big).toString('base64');
   assert.deepEqual(decodeContentBase64(encoded), big);
   assert.deepEqual(decodeContentBase64(encoded.slice(0, 1000)), new Uint8Array(Buffer.from(encoded.slice(0, 1000), 'base64')));
+});
+
+test('decoding from the raw JSON token equals Buffer.from of the string it denotes, at any alignment', () => {
+  fc.assert(
+    fc.property(fc.oneof(base64ish, fc.uint8Array({ maxLength: 90 }).map((b) => Buffer.from(b).toString('base64'))), fc.nat(7), fc.boolean(), (text, offset, escapeSlash) => {
+      // A writer may escape '/' (and others); the token holds raw UTF-8 at any byte offset.
+      const json = JSON.stringify(text);
+      const tokenText = escapeSlash ? json.replaceAll('/', '\\/') : json;
+      const encoded = new TextEncoder().encode(tokenText);
+      const token = new Uint8Array(new ArrayBuffer(encoded.byteLength + offset), offset);
+      token.set(encoded);
+      assert.deepEqual(decodeContentBase64Token(token), new Uint8Array(Buffer.from(text, 'base64')));
+    }),
+    { numRuns: 5000 },
+  );
 });

@@ -88,20 +88,38 @@ function lowBytesOfCodeUnits(text: string): string {
  * outside the alphabet. Kept apart from the tail so the engine optimises this loop on its own.
  */
 function decodeGroups(bytes: Uint8Array, full: number, out: Uint8Array): boolean {
+  // Two characters per lookup: half the table reads of one sextet at a time.
+  const pairs = (PAIR_SEXTETS ??= buildPairSextets());
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let o = 0;
   for (let i = 0; i < full; i += 4) {
-    const s0 = SEXTET[bytes[i]!]!;
-    const s1 = SEXTET[bytes[i + 1]!]!;
-    const s2 = SEXTET[bytes[i + 2]!]!;
-    const s3 = SEXTET[bytes[i + 3]!]!;
-    // Sextets are 0–63; INVALID (0xff) sets the high bits.
-    if ((s0 | s1 | s2 | s3) > 63) return false;
-    const group = (s0 << 18) | (s1 << 12) | (s2 << 6) | s3;
+    const high = pairs[view.getUint16(i)]!;
+    const low = pairs[view.getUint16(i + 2)]!;
+    // Pairs are 0–4095; INVALID_PAIR (0xffff) sets the high bits.
+    if ((high | low) > 4095) return false;
+    const group = (high << 12) | low;
     out[o++] = group >> 16;
     out[o++] = (group >> 8) & 0xff;
     out[o++] = group & 0xff;
   }
   return true;
+}
+
+const INVALID_PAIR = 0xffff;
+/** The 12 bits of each two-character pair read big-endian (first character high), built on first use. */
+let PAIR_SEXTETS: Uint16Array | undefined;
+
+function buildPairSextets(): Uint16Array {
+  const table = new Uint16Array(1 << 16).fill(INVALID_PAIR);
+  for (let first = 0; first < 256; first++) {
+    const high = SEXTET[first]!;
+    if (high === INVALID) continue;
+    for (let second = 0; second < 256; second++) {
+      const low = SEXTET[second]!;
+      if (low !== INVALID) table[(first << 8) | second] = (high << 6) | low;
+    }
+  }
+  return table;
 }
 
 /** The last group of 1–3 characters: one character carries no full byte and is dropped. */

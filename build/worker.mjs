@@ -69,9 +69,11 @@ export function workerdConfig({ address = '127.0.0.1:8787', vars = {} } = {}) {
 /**
  * The general form: one workerd process, several workers, each on its own socket. A worker runs
  * `worker.js` unless `entry` names another ES module file beside the config.
+ * `v8Flags` go to every isolate (benchmarks use `--max-old-space-size` to show a bounded heap).
  * @param {{ name: string, address: string, vars?: Record<string, string>, entry?: string }[]} workers
+ * @param {{ v8Flags?: string[] }} [options]
  */
-export function workerdConfigFor(workers) {
+export function workerdConfigFor(workers, { v8Flags = [] } = {}) {
   const quote = (text) => JSON.stringify(text);
   const services = workers.map(({ name }) => `    (name = ${quote(name)}, worker = .${identifier(name)}),`).join('\n');
   const sockets = workers.map(({ name, address }) => `(name = ${quote(name)}, address = ${quote(address)}, http = (), service = ${quote(name)})`).join(', ');
@@ -95,7 +97,7 @@ const config :Workerd.Config = (
 ${services}
     (name = "no-network", network = (allow = [])),
   ],
-  sockets = [${sockets}],
+  sockets = [${sockets}],${v8Flags.length > 0 ? `\n  v8Flags = [${v8Flags.map(quote).join(', ')}],` : ''}
 );
 
 ${definitions.join('\n\n')}

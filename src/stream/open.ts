@@ -10,6 +10,7 @@ import type { GunzipFactory } from './gunzip.ts';
 import { toByteStream, type VerifyInput } from './input.ts';
 import { peek } from './peek.ts';
 import { StreamProblem } from './problem.ts';
+import { pumpThrough } from './pump.ts';
 
 const OPENED: unique symbol = Symbol('verify-export.opened');
 
@@ -60,7 +61,8 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
   const counters = { bytesIn: 0, bytesOut: 0 };
   const { limits, signal, onProgress } = options;
 
-  const counted = source.pipeThrough(
+  const counted = pumpThrough(
+    source,
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
@@ -81,10 +83,11 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
 
   // Loaded only for gzip input, so a plain-JSON consumer never pulls fflate in.
   const gunzip = gzip ? (options.gunzip ?? (await import('./gunzip-native.ts')).defaultGunzip) : undefined;
-  const decompressed = gunzip ? raw.pipeThrough(gunzip({ limits, counters })) : raw;
+  const decompressed = gunzip ? pumpThrough(raw, gunzip({ limits, counters })) : raw;
   const counting = gzip
     ? decompressed
-    : decompressed.pipeThrough(
+    : pumpThrough(
+        decompressed,
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
             counters.bytesOut += chunk.byteLength;

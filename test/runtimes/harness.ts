@@ -142,13 +142,13 @@ process.on('exit', () => {
  * serves each spec on its own 127.0.0.1 port in one real workerd process. Resolves once every
  * worker answers `GET /`; the process is killed when the test process exits, whatever happens.
  */
-export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: Record<string, string> = {}): Promise<RunningWorkerd> {
+export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: Record<string, string> = {}, options: { v8Flags?: string[] } = {}): Promise<RunningWorkerd> {
   const outDir = mkdtempSync(join(tmpdir(), 'verify-export-workerd-'));
   await buildWorker({ outDir, entries: { 'worker.js': 'src/edge/worker.ts', ...extraEntries } });
   const ports = await Promise.all(specs.map(() => freePort()));
   const workers = specs.map((spec, index) => ({ ...spec, address: `127.0.0.1:${ports[index]}` }));
   const config = join(outDir, 'workerd.capnp');
-  writeFileSync(config, workerdConfigFor(workers));
+  writeFileSync(config, workerdConfigFor(workers, options));
   const urls = Object.fromEntries(workers.map((worker) => [worker.name, `http://${worker.address}/`]));
   return serveWorkerd([config], urls, () => rmSync(outDir, { recursive: true, force: true }));
 }
@@ -163,7 +163,7 @@ export async function startWorkerdFromWrangler(wranglerConfig: string): Promise<
 }
 
 async function serveWorkerd(args: readonly string[], urls: Record<string, string>, cleanUp: () => void): Promise<RunningWorkerd> {
-  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/workerd'), ['serve', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/workerd'), ['serve', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', process.env['WORKERD_STDOUT'] ? 'inherit' : 'ignore', 'pipe'] });
   running.add(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {

@@ -12,7 +12,7 @@ import { statusForReport } from '../../src/edge/response.ts';
 import type { Report } from '../../src/report/types.ts';
 import { verify } from '../../src/verify.ts';
 import { allFixtureCases, assertSameBytesRead, BENCH_DATA, caseQuery, comparable, FORMATS, nodeReport, startWorkerd, startWorkerdFromWrangler, type FixtureCase, type RunningWorkerd } from './harness.ts';
-import { execLines } from './exec-stream.ts';
+import { execLines, execStream } from './exec-stream.ts';
 import { openUpload, trickle, within } from './http.ts';
 import { extractSha256Wasm } from '../../build/wasm.mjs';
 import { PROJECT_ROOT } from '../helpers/fixtures.ts';
@@ -192,6 +192,35 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     const badKind = await fetch(`${base}?kind=pdf`, { method: 'POST', body: '{}' });
     assert.equal(badKind.status, 400);
     assert.equal(((await badKind.json()) as { error: string }).error, 'bad_request');
+  });
+});
+
+describe('edge worker in workerd with a tiny V8 heap', { timeout: 120_000 }, () => {
+  let workerd: RunningWorkerd;
+
+  before(async () => {
+    // A 4 MB old space: anything kept per chunk or per line soon exhausts it. (workerd's own
+    // pipeThrough kept ~7 MB per GB per pipe: with it, 30 MB of upload already killed this isolate.)
+    workerd = await startWorkerd([{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB) } }], {}, { v8Flags: ['--max-old-space-size=4'] });
+  });
+  after(async () => {
+    await workerd?.stop();
+  });
+
+  it('verifies a 100 MB NDJSON upload in flat memory, plain and gzip', async () => {
+    const size = 100 * MiB;
+    const plain = await fetch(`${workerd.urls['main']}?name=long.jsonl`, { method: 'POST', body: execStream(size), duplex: 'half' } as RequestInit);
+    const report = (await plain.json()) as Report;
+    // The generated stream ends without exec:end: exactly the findings of its end, every line read.
+    assert.deepEqual(report.findings.map((finding) => finding.code), ['codex-exec.end_missing', 'codex-exec.summary_missing']);
+    assert.ok(report.stats.bytes_read >= size, `${report.stats.bytes_read} bytes read`);
+    assert.ok(workerd.alive());
+
+    const gzipped = gzipSync(await new Response(execStream(size)).arrayBuffer(), { level: 1 });
+    const compressed = await fetch(`${workerd.urls['main']}?name=long.jsonl.gz`, { method: 'POST', body: gzipped });
+    const gzReport = (await compressed.json()) as Report;
+    assert.deepEqual(gzReport.findings.map((finding) => finding.code), ['codex-exec.end_missing', 'codex-exec.summary_missing']);
+    assert.equal(gzReport.details['line_count'], report.details['line_count']);
   });
 });
 

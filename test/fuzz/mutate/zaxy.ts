@@ -12,6 +12,7 @@ import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { member, parseTree, type JsonNode } from '../json-tree.ts';
 import type { Rng } from '../rng.ts';
 import { entryId, headerCanonical, leafHash, merkleRoot, zaxyShape } from '../zaxy-model.ts';
+import { PythonRaises } from '../python-canonical.ts';
 import { mutateJson, type JsonOp, type TextMutation } from './json.ts';
 
 export interface SemanticMutation extends TextMutation {
@@ -91,6 +92,18 @@ export type ZaxyOp = (typeof ZAXY_OPS)[number];
  * mutateZaxy(text, createRng(3, 1), 'content')?.note; // e.g. 'content string-edit $.entries[4].content.payload.x … + fix-id'
  */
 export function mutateZaxy(text: string, rng: Rng, op: ZaxyOp = rng.pick(ZAXY_OPS)): SemanticMutation | undefined {
+  try {
+    return mutateZaxyOnce(text, rng, op);
+  } catch (error) {
+    // A repair (new ids, root or signature) that Python itself cannot compute, because the
+    // mutated content holds a lone surrogate or an int over 4300 digits, is no bundle Zaxy could
+    // produce: the mutation does not apply (the case falls back to a byte mutation).
+    if (error instanceof PythonRaises) return undefined;
+    throw error;
+  }
+}
+
+function mutateZaxyOnce(text: string, rng: Rng, op: ZaxyOp): SemanticMutation | undefined {
   const root = parseTree(text);
   if (!root || root.t !== 'obj') return undefined;
   const shape = zaxyShape(root);

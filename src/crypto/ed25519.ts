@@ -21,6 +21,7 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha512 } from '@noble/hashes/sha2.js';
+import { concatBytes } from '../encoding/bytes.ts';
 
 const Point = ed25519.Point;
 const L = Point.Fn.ORDER;
@@ -41,7 +42,7 @@ export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signat
     if (s >= L) return false; // step 1
     const a = decodePointPermissive(publicKey); // step 2
     if (a === undefined) return false;
-    const digest = sha512(concat(r, publicKey, message)); // step 3
+    const digest = sha512(concatBytes([r, publicKey, message])); // step 3
     const k = littleEndian(digest) % L;
     const rPrime = Point.BASE.multiplyUnsafe(s).subtract(a.multiplyUnsafe(k)); // step 4
     const encoded = rPrime.toBytes();
@@ -76,12 +77,3 @@ function littleEndian(bytes: Uint8Array): bigint {
   return value;
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}

@@ -3,6 +3,7 @@
  * `ReadableStream<Uint8Array>`, so there is one code path for bytes, text, Blobs and Responses.
  * @module
  */
+import { concatBytes } from '../encoding/bytes.ts';
 import { StreamProblem } from './problem.ts';
 
 /** Everything the public API accepts as an artifact. */
@@ -77,12 +78,5 @@ export async function readAll(
   } finally {
     reader.releaseLock();
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }

@@ -3,6 +3,7 @@
  * magic and to detect the format from the first decompressed bytes, reading the input once.
  * @module
  */
+import { concatBytes } from '../encoding/bytes.ts';
 
 export interface Peeked {
   /** The first bytes read (at least `count` unless the stream ended or failed first; may be more). */
@@ -41,7 +42,7 @@ export async function peek(stream: ReadableStream<Uint8Array>, count: number): P
   } catch (error) {
     problem = error;
   }
-  const bytes = concat(chunks, length);
+  const bytes = concatBytes(chunks);
   return {
     bytes,
     ...(problem === undefined ? {} : { problem }),
@@ -49,16 +50,6 @@ export async function peek(stream: ReadableStream<Uint8Array>, count: number): P
   };
 }
 
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
 
 const EMPTY = new Uint8Array(0);
 

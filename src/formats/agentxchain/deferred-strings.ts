@@ -23,6 +23,7 @@
  *   With duplicate keys, `JSON.parse` keeps the last token's placeholder, hence the last span.
  * @module
  */
+import { concatBytes } from '../../encoding/bytes.ts';
 import { isJsonObject, type JsonValue } from './js-semantics.ts';
 
 const QUOTE = 0x22;
@@ -328,15 +329,7 @@ export class ExportSkimmer {
       from = spans[s + 1]!;
     }
     parts.push(this.#bytes.read(from, this.#bytes.length));
-    let total = 0;
-    for (const part of parts) total += part.byteLength;
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.byteLength;
-    }
-    return out;
+    return concatBytes(parts);
   }
 }
 

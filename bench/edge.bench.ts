@@ -19,7 +19,11 @@ if (process.argv[2] === '--heap-probe') {
   const target = process.argv[3]!;
   const input = target.startsWith('synthetic:') ? execStream(Number(target.slice('synthetic:'.length))) : new Uint8Array(readFileSync(target));
   const report = await verify(input, { name: target });
-  console.log(JSON.stringify({ overall: report.overall, lines: report.details['line_count'], maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+  // VmHWM, not resourceUsage().maxRSS: Linux keeps ru_maxrss across fork and exec, so a child of
+  // this large bench process would report the parent's peak (980 MB here) instead of its own.
+  const hwm = existsSync('/proc/self/status') ? /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] : undefined;
+  const maxRssKb = hwm === undefined ? process.resourceUsage().maxRSS : Number(hwm);
+  console.log(JSON.stringify({ overall: report.overall, lines: report.details['line_count'], maxRssMb: Math.round(maxRssKb / 1024) }));
   process.exit(0);
 }
 

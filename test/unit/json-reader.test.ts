@@ -220,3 +220,25 @@ test('createDocumentReader: any chunking gives readJsonDocument\'s result and vi
     );
   }
 });
+
+// Hostile input: 1 MB of newlines sent in 17-byte chunks took 30 s when every push re-scanned the
+// whole run (fuzz crasher zaxy/hang-s200-i81533). Each place a run can sit between tokens, with
+// 8 MB in 64-byte chunks: seconds when the reader is linear, hours when it is quadratic.
+test('whitespace runs between tokens are scanned once, however finely they arrive', { timeout: 60_000 }, async () => {
+  const run = new Uint8Array(8 << 20).fill(0x0a);
+  const places = [['', '{"a": [1, 2]}'], ['{', '"a": [1, 2]}'], ['{"a"', ': [1, 2]}'], ['{"a": [1,', '2]}'], ['{"a": [1, 2]}', '']];
+  for (const [before, after] of places) {
+    const elements: number[] = [];
+    const reader = createDocumentReader({ streamKeys: ['a'], startArray: () => undefined, element: (_key, index) => elements.push(index) });
+    reader.push(encode(before!));
+    for (let at = 0; at < run.length; at += 64) {
+      reader.push(run.subarray(at, at + 64));
+      // Let the test's timeout fire on a quadratic reader instead of hanging the run.
+      if (at % (1 << 16) === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    reader.push(encode(after!));
+    const result = reader.finish();
+    assert.ok(result.ok, `${before}…${after}`);
+    assert.deepEqual(elements, [0, 1]);
+  }
+});

@@ -1,5 +1,5 @@
 /**
- * Node's lenient base64 decoding (`Buffer.from(s, 'base64')`), reproduced exactly because
+ * Node's lenient base64 decoding (its byte buffers' `'base64'` encoding), reproduced exactly because
  * AgentXchain verifies `content_base64` with it (specs/agentxchain.md §4.7). `atob` is stricter
  * and would turn accepted artifacts into failures, so it must not be used.
  *
@@ -23,7 +23,7 @@ const SEXTETS: Uint8Array = /* @__PURE__ */ (() => {
 })();
 
 /**
- * Decodes `text` as Node's `Buffer.from(text, 'base64')` does.
+ * Decodes `text` as Node's lenient `'base64'` decoding does.
  * `text` is attacker-controlled: every code unit is looked up by its low byte, as Node does
  * (`\u0141` counts as `A`, `\ud83d` as `=`), so no input can throw or decode differently.
  * @example

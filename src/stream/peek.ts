@@ -50,7 +50,6 @@ export async function peek(stream: ReadableStream<Uint8Array>, count: number): P
   };
 }
 
-
 const EMPTY = new Uint8Array(0);
 
 /** A stream that yields `buffered` first, then the rest of `reader` (or its stored outcome). */

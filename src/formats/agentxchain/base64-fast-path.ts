@@ -1,6 +1,6 @@
 /**
  * A fast path in front of the core's lenient base64 decoder (`src/encoding/base64.ts`), which stays
- * the one definition of Node's `Buffer.from(s, 'base64')` semantics (specs/agentxchain.md §4.7).
+ * the one definition of Node's lenient `'base64'` decoding (specs/agentxchain.md §4.7).
  *
  * Nearly every `content_base64` a writer produces is plain base64: alphabet characters, then at most
  * two `=`. For exactly those strings Node's result is the textbook decoding, which this module
@@ -32,7 +32,7 @@ let scratch = new Uint8Array(0);
 const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
- * Decodes `text` exactly as `decodeBase64Lenient` (Node's `Buffer.from(text, 'base64')`) does.
+ * Decodes `text` exactly as `decodeBase64Lenient` (Node's lenient `'base64'` decoding) does.
  * `text` is attacker-controlled; it is only copied into a byte buffer and read through a table.
  * @example
  * decodeContentBase64('aGk=');      // Uint8Array [0x68, 0x69]
@@ -89,7 +89,7 @@ function lowBytesOfCodeUnits(text: string): string {
  */
 function decodeGroups(bytes: Uint8Array, full: number, out: Uint8Array): boolean {
   // Two characters per lookup: half the table reads of one sextet at a time.
-  const pairs = (PAIR_SEXTETS ??= buildPairSextets());
+  const pairs = (pairSextets ??= buildPairSextets());
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let o = 0;
   for (let i = 0; i < full; i += 4) {
@@ -107,7 +107,7 @@ function decodeGroups(bytes: Uint8Array, full: number, out: Uint8Array): boolean
 
 const INVALID_PAIR = 0xffff;
 /** The 12 bits of each two-character pair read big-endian (first character high), built on first use. */
-let PAIR_SEXTETS: Uint16Array | undefined;
+let pairSextets: Uint16Array | undefined;
 
 function buildPairSextets(): Uint16Array {
   const table = new Uint16Array(1 << 16).fill(INVALID_PAIR);

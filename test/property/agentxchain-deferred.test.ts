@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { deferredToken } from '../../src/formats/agentxchain/deferred-strings.ts';
+import { deferredToken, ExportSkimmer } from '../../src/formats/agentxchain/deferred-strings.ts';
 import { readDocument } from '../../src/formats/agentxchain/read-document.ts';
 import { tokenEqualsUtf8 } from '../../src/json/string-token.ts';
 
@@ -149,12 +149,17 @@ test('deferred strings: invalid UTF-8, a BOM, raw controls and bad escapes behav
 });
 
 test('only entry strings are deferred, and a forged placeholder stays an ordinary string', async () => {
-  const forged = '\u00000123456789abcdef#0';
+  // Strings of 64 bytes or more are deferred (shorter ones stay in the skeleton); a forged
+  // placeholder padded past that length with zeros in its index.
+  const forged = `\u00000123456789abcdef#${'0'.repeat(60)}`;
+  const long = (text: string): string => text.padEnd(80, '.');
+  const content = btoa(long('hi'));
   const document = {
-    data: 'top-level data is not an entry',
+    data: long('top-level data is not an entry'),
     files: {
-      'a.txt': { format: 'text', content_base64: 'aGk=', data: 'hi', note: forged },
-      'b.json': { format: 'json', data: { files: { x: { data: 'inside data: not deferred' } } } },
+      'a.txt': { format: 'text', content_base64: content, data: long('hi'), note: forged },
+      'b.json': { format: 'json', data: { files: { x: { data: long('inside data: not deferred') } } } },
+      'short.txt': { format: 'text', content_base64: 'aGk=', data: 'hi' },
     },
     repos: { r: { export: { files: { 'c.txt': { data: forged } } } } },
   };
@@ -163,12 +168,27 @@ test('only entry strings are deferred, and a forged placeholder stays an ordinar
   const value = parsed.value as typeof document;
   assertSameDocument(JSON.parse(JSON.stringify(value)), document);
   const a = value.files['a.txt'];
-  assert.deepEqual(new TextDecoder().decode(deferredToken(a, 'content_base64')), '"aGk="');
-  assert.deepEqual(new TextDecoder().decode(deferredToken(a, 'data')), '"hi"');
+  assert.deepEqual(new TextDecoder().decode(deferredToken(a, 'content_base64')), JSON.stringify(content));
+  assert.deepEqual(new TextDecoder().decode(deferredToken(a, 'data')), JSON.stringify(long('hi')));
   assert.equal(deferredToken(a, 'note'), undefined);
   assert.equal(deferredToken(value.files['b.json'].data.files.x, 'data'), undefined);
+  assert.equal(deferredToken(value.files['short.txt'], 'content_base64'), undefined);
+  assert.equal(value.files['short.txt'].content_base64, 'aGk=');
   assert.equal(value.repos.r.export.files['c.txt'].data, forged);
   assert.ok(deferredToken(value.repos.r.export.files['c.txt'], 'data') !== undefined);
+});
+
+test('the skeleton is never larger than the document, however many tiny entry strings it holds', async () => {
+  // Duplicate keys let one entry hold any number of deferrable strings; placeholders for them
+  // would make the parsed text several times the document.
+  const text = `{"files":{"a":{${Array.from({ length: 20_000 }, () => '"data":""').join(',')},"data":"${'x'.repeat(100)}"}}}`;
+  const skimmer = new ExportSkimmer();
+  skimmer.push(encoder.encode(text));
+  const skimmed = skimmer.finish();
+  assert.ok(skimmed.skeleton !== undefined && skimmed.skeleton.byteLength <= text.length);
+  const parsed = await readDocument(streamOf(encoder.encode(text), [7, 1000]), { maxBytes: 1 << 20 });
+  assert.ok(parsed.ok);
+  assert.deepEqual(JSON.parse(JSON.stringify(parsed.value)), JSON.parse(text));
 });
 
 test('tokenEqualsUtf8 says equal only when the strings are equal, and decides every valid text', () => {

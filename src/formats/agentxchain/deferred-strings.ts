@@ -2,7 +2,7 @@
  * Reads an export without decoding or parsing its bulk: the strings of `files.<path>.content_base64`
  * and `files.<path>.data` (in the artifact and in every nested `repos.<id>.export`), which are
  * nearly all of a large export's bytes, are left in the raw bytes and read one at a time, when a
- * check asks for them.
+ * check asks for them (those of 64 bytes or more, quotes included; shorter ones are parsed as usual).
  *
  * How: while the bytes arrive, a lexer finds those string tokens and records their byte spans.
  * The rest of the document, the skeleton, is the raw text with each such token replaced by a short
@@ -44,6 +44,13 @@ const ENTRY = 4; // a file entry: `content_base64` and `data` strings are deferr
 const OTHER = 5; // anything else: nothing below is deferred
 const DEFERRED_STRING = 6; // a value of `content_base64` or `data` in a file entry: deferred if a string
 
+/**
+ * Shorter tokens stay in the skeleton. A placeholder takes up to ~35 bytes, so deferring only
+ * longer tokens keeps the skeleton no larger than the document: many tiny deferred strings
+ * (`"data":""` repeated under duplicate keys) would otherwise inflate it several-fold. Short
+ * strings cost nothing to parse anyway.
+ */
+const MIN_DEFERRED_TOKEN_BYTES = 64;
 /** Containers deeper than this are all OTHER (only their nesting is counted). */
 const MAX_TRACKED_DEPTH = 4096;
 /** Longest raw key that can still name one of the grammar's keys (`content_base64`, escaped). */
@@ -195,7 +202,7 @@ export class ExportSkimmer {
     if (byte === QUOTE) {
       this.#state = BETWEEN;
       if (this.#stringIsKey) this.#endKey();
-      else if (this.#deferring) this.#spans.push(this.#stringStart, absolute + 1);
+      else if (this.#deferring && absolute + 1 - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES) this.#spans.push(this.#stringStart, absolute + 1);
       this.#deferring = false;
       return i + 1;
     }

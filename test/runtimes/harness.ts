@@ -163,6 +163,7 @@ export async function startWorkerdFromWrangler(wranglerConfig: string): Promise<
 }
 
 async function serveWorkerd(args: readonly string[], urls: Record<string, string>, cleanUp: () => void): Promise<RunningWorkerd> {
+  // WORKERD_STDOUT=1 shows workerd's output (e.g. V8's --trace-gc lines when diagnosing memory).
   const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/workerd'), ['serve', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', process.env['WORKERD_STDOUT'] ? 'inherit' : 'ignore', 'pipe'] });
   running.add(child);
   let stderr = '';

@@ -5,26 +5,17 @@
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Sha256 } from '../src/crypto/sha256.ts';
 import { verifyAgentxchain } from '../src/formats/agentxchain/index.ts';
 import { DEFAULT_LIMITS } from '../src/limits.ts';
 import { openInput } from '../src/stream/open.ts';
 import { PROJECT_ROOT, SHARED } from '../test/helpers/fixtures.ts';
+import { nodeSha256 } from '../bin/node-sha256.ts';
 
 const FILE = join(SHARED, 'bench-data/agentxchain--large.json.gz');
 const RUNS = 5;
 
-const nodeSha256: Sha256 = {
-  digest: (data) => createHash('sha256').update(data).digest(),
-  create() {
-    const hash = createHash('sha256');
-    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => hash.digest() as Uint8Array };
-    return hasher;
-  },
-};
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

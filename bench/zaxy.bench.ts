@@ -6,7 +6,6 @@
 // The load average is printed: on a shared 2-core machine wall times scale with it.
 // Gunzip (another module's) and verification are timed apart. Runs several times; prints medians.
 import { spawnSync } from 'node:child_process';
-import crypto, { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,22 +19,13 @@ import { pythonJsonDumps } from '../src/json/canonical.ts';
 import { readJson } from '../src/json/reader.ts';
 import { CHROMIUM, PROJECT_ROOT, serveStatic } from '../test/e2e/serve.ts';
 import { loadSha256 } from '../wasm/sha256.ts';
+import { nodeSha256 } from '../bin/node-sha256.ts';
 
 const BENCH_DATA = join(PROJECT_ROOT, '..', 'shared', 'bench-data');
 console.log(`load average at start: ${loadavg().map((value) => value.toFixed(2)).join(' ')} (2 cores)`);
 const BUNDLE = join(BENCH_DATA, 'zaxy--bundle-100k-ml-dsa-65.json.gz');
 const SUBSET = join(BENCH_DATA, 'zaxy--subset-1k-ml-dsa-65.json.gz');
 const RUNS = Number(process.env['ZAXY_BENCH_RUNS'] ?? 5);
-
-const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Uint8Array }).hash;
-const nodeSha256: Sha256 = {
-  digest: oneShot ? (data) => oneShot('sha256', data, 'buffer') : (data) => createHash('sha256').update(data).digest(),
-  create() {
-    const hash = createHash('sha256');
-    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => hash.digest() as Uint8Array };
-    return hasher;
-  },
-};
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number): string => `${value.toFixed(0)} ms`;

@@ -4,14 +4,13 @@
 // means the reference crashed, where we must report a documented failure instead (spec §9, G2/G3).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { Sha256 } from '../../src/crypto/sha256.ts';
 import { toAgentxchainJson, verifyAgentxchain } from '../../src/formats/agentxchain/index.ts';
 import type { Report } from '../../src/report/types.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
+import { nodeSha256 } from '../../bin/node-sha256.ts';
 
 interface Case {
   readonly file: string;
@@ -38,14 +37,6 @@ const CRASH_FINDINGS: Record<string, { code: string; compat: RegExp }> = {
   'au-crash-tostring-kind.json': { code: 'agentxchain.export_kind_invalid', compat: /^export_kind: unsupported export kind \(an object with its own "toString" key\)$/ },
 };
 
-const nodeSha256: Sha256 = {
-  digest: (data) => createHash('sha256').update(data).digest(),
-  create() {
-    const hash = createHash('sha256');
-    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => hash.digest() as Uint8Array };
-    return hasher;
-  },
-};
 
 /** The reference's normalisation: `input` (and the path inside `message`) replaced by the basename. */
 function normalise(output: Record<string, unknown>): Record<string, unknown> {

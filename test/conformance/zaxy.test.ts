@@ -5,10 +5,9 @@
 // unchanged code) through the core API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
+import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Sha256 } from '../../src/crypto/sha256.ts';
 import { merkleRoot, leafHash } from '../../src/crypto/merkle.ts';
 import { verifySignature } from '../../src/crypto/signature.ts';
 import { toHex } from '../../src/encoding/hex.ts';
@@ -18,6 +17,7 @@ import { toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import { verify } from '../../src/verify.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
+import { nodeSha256 } from '../../bin/node-sha256.ts';
 
 interface Case {
   readonly file: string;
@@ -37,14 +37,6 @@ const cases = loadCases<Case>('zaxy');
 const verdictCases = cases.filter((c) => c.shape !== 'sigver');
 const sigverCases = cases.filter((c) => c.shape === 'sigver');
 
-const nodeSha256: Sha256 = {
-  digest: (data) => createHash('sha256').update(data).digest(),
-  create() {
-    const hash = createHash('sha256');
-    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => hash.digest() as Uint8Array };
-    return hasher;
-  },
-};
 
 const hex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'hex'));
 

@@ -5,11 +5,10 @@
 // its input as it arrives, and any chunking of it gives the same report.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import type { Sha256 } from '../../src/crypto/sha256.ts';
 import { leafHash, merkleRoot } from '../../src/crypto/merkle.ts';
 import { toHex } from '../../src/encoding/hex.ts';
 import { canonicalJson, pythonJsonDumps } from '../../src/json/canonical.ts';
@@ -18,15 +17,8 @@ import type { JsonObject, JsonValue } from '../../src/json/value.ts';
 import { discloseSubset, type DisclosureSelector, toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import type { Report } from '../../src/report/types.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
+import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
 
-const sha256: Sha256 = {
-  digest: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
-  create() {
-    const hash = createHash('sha256');
-    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => new Uint8Array(hash.digest()) };
-    return hasher;
-  },
-};
 
 interface Case {
   readonly file: string;

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { extractSha256Wasm } from '../../build/wasm.mjs';
 import type { Sha256 } from '../../src/crypto/sha256.ts';
 import { initSha256, loadSha256 } from '../../wasm/sha256.ts';
+import { nodeSha256 } from '../../bin/node-sha256.ts';
 
 const SIZES = [0, 1, 55, 56, 63, 64, 65, 16383, 16384, 16385, 3 << 20];
 
@@ -34,6 +35,15 @@ function assertHashesLikeNode(sha256: Sha256): void {
     assert.equal(Buffer.from(second.digest()).toString('hex'), expected, `second incremental, ${size} bytes`);
   }
 }
+
+describe('the CLI\'s node:crypto SHA-256', () => {
+  it('equals createHash, one-shot and incremental, with plain Uint8Array digests', () => {
+    assertHashesLikeNode(nodeSha256);
+    const digest = nodeSha256.digest(new Uint8Array([0x80, 0xff, 0x00]));
+    assert.equal(Object.getPrototypeOf(digest), Uint8Array.prototype);
+    assert.equal(Object.getPrototypeOf(nodeSha256.create().update(digest).digest()), Uint8Array.prototype);
+  });
+});
 
 describe('WASM SHA-256 loaders in Node', () => {
   const moduleBytes = readFileSync(extractSha256Wasm());

@@ -6,20 +6,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import type { Sha256 } from '../../src/crypto/sha256.ts';
+import { nodeSha256 } from '../../bin/node-sha256.ts';
 import { toAgentxchainJson, verifyAgentxchain } from '../../src/formats/agentxchain/index.ts';
 import type { VerifyOptions } from '../../src/options.ts';
 import type { Finding, Report } from '../../src/report/types.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const nodeSha256: Sha256 = {
-  digest: (data) => createHash('sha256').update(data).digest(),
-  create() {
-    throw new Error('not used');
-  },
-};
 
 function fixture(file: string): Json {
   return JSON.parse(readFileSync(fixturePath('agentxchain', file), 'utf8')) as Json;

@@ -3,7 +3,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { Sha256 } from '../../src/crypto/sha256.ts';
 import {
   inclusionProof,
   leafHash,
@@ -18,16 +17,8 @@ import {
   verifyInclusion,
 } from '../../src/crypto/merkle.ts';
 import { toHex } from '../../src/encoding/hex.ts';
+import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
 
-const sha256: Sha256 = {
-  // Plain Uint8Arrays (not Buffers), so results compare with deepEqual.
-  digest: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
-  create() {
-    const hash = createHash('sha256');
-    const hasher = { update: (data: Uint8Array) => (hash.update(data), hasher), digest: () => new Uint8Array(hash.digest()) };
-    return hasher;
-  },
-};
 const h = (...parts: (number[] | Uint8Array)[]): Uint8Array => {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(Uint8Array.from(part));

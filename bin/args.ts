@@ -22,7 +22,7 @@ Options:
   --max-bytes N             limits.maxInputBytes        --max-buffered-bytes N  limits.maxBufferedBytes
   --max-decompressed N      limits.maxDecompressedBytes --max-ratio N           limits.maxCompressionRatio
   --max-line-bytes N        limits.maxLineBytes         --max-depth N           limits.maxJsonDepth
-  --max-findings N          limits.maxFindings
+  --max-findings N          limits.maxFindings          --max-retained-bytes N  limits.maxRetainedBytes
   -h, --help                this text
 
 Exit codes: 0 pass, 1 verification failed, 2 input unreadable / not JSON / unknown format.
@@ -43,6 +43,7 @@ const LIMIT_FLAGS: Record<string, keyof Limits> = {
   'max-line-bytes': 'maxLineBytes',
   'max-depth': 'maxJsonDepth',
   'max-findings': 'maxFindings',
+  'max-retained-bytes': 'maxRetainedBytes',
 };
 
 /** Parses argv; returns `'help'` for -h, or throws an Error whose message is for the user. */

@@ -9,6 +9,14 @@ export interface Limits {
   readonly maxInputBytes: number;
   /** Formats that must hold the whole document (JSON bundles): decompressed bytes held at once. */
   readonly maxBufferedBytes: number;
+  /**
+   * Zaxy documents: bytes kept after they are read, in case the document must be read a second
+   * time (its shape is only known at its end). Past it, entries already verified are dropped, so a
+   * signed bundle or unsigned envelope of any size verifies in about this much memory; a document
+   * that then needs a second reading (a subset, or keys that change its shape after the entries)
+   * gets `limit.retained_bytes`. The default keeps everything `maxBufferedBytes` allows.
+   */
+  readonly maxRetainedBytes: number;
   /** Total decompressed bytes of a gzip input. */
   readonly maxDecompressedBytes: number;
   /** Decompressed / compressed bytes, checked once output passes `ratioGraceBytes`. */
@@ -33,6 +41,7 @@ const MiB = 1024 ** 2;
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxInputBytes: 64 * GiB,
   maxBufferedBytes: 512 * MiB,
+  maxRetainedBytes: 512 * MiB,
   maxDecompressedBytes: 16 * GiB,
   maxCompressionRatio: 200,
   ratioGraceBytes: 16 * MiB,

@@ -1,8 +1,8 @@
 /**
  * Deno entry: serves `handleVerifyRequest` with `Deno.serve`.
  * `deno run --allow-net=127.0.0.1:8787 --allow-env src/edge/deno.ts` (LISTEN_HOST, default
- * 127.0.0.1; PORT, default 8787; MAX_BODY_BYTES, MAX_BUFFERED_BYTES, CORS_ORIGINS: read from the
- * environment when allowed).
+ * 127.0.0.1; PORT, default 8787; MAX_BODY_BYTES, MAX_BUFFERED_BYTES, MAX_RETAINED_BYTES,
+ * CORS_ORIGINS: read from the environment when allowed).
  * Deno compiles WASM from bytes, so the default SHA-256 loader works unchanged.
  * @module
  */
@@ -18,7 +18,7 @@ declare const Deno: {
   ): { finished: Promise<void> };
 };
 
-const NAMES = ['LISTEN_HOST', 'PORT', 'MAX_BODY_BYTES', 'MAX_BUFFERED_BYTES', 'CORS_ORIGINS'] as const;
+const NAMES = ['LISTEN_HOST', 'PORT', 'MAX_BODY_BYTES', 'MAX_BUFFERED_BYTES', 'MAX_RETAINED_BYTES', 'CORS_ORIGINS'] as const;
 
 /** Reads the environment, tolerating a run without `--allow-env` (then everything is default). */
 function readEnv(): Partial<Record<(typeof NAMES)[number], string>> {

@@ -11,7 +11,7 @@ import type { FindingCode } from '../report/codes.ts';
 import type { Report } from '../report/types.ts';
 import { beginVerification, finishVerification } from '../verification.ts';
 import { RequestBody, startsWithGzipMagic } from './body.ts';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_LINGER_MS, type EdgeOptions } from './options.ts';
+import { DEFAULT_EDGE_RETAINED_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_LINGER_MS, type EdgeOptions } from './options.ts';
 import { isRefusal, readVerifyParams } from './request.ts';
 import { PREFLIGHT_HEADERS, corsHeaders, errorResponse, jsonResponse, lingeringJsonResponse, statusForReport, textResponse } from './response.ts';
 import { USAGE } from './usage.ts';
@@ -46,7 +46,11 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
     await discardBody(request);
     return errorResponse(params.status, params.error, params.message, cors);
   }
-  const limits = { ...options.limits, maxInputBytes: Math.min(options.limits?.maxInputBytes ?? Infinity, maxBodyBytes) };
+  const limits = {
+    maxRetainedBytes: DEFAULT_EDGE_RETAINED_BYTES,
+    ...options.limits,
+    maxInputBytes: Math.min(options.limits?.maxInputBytes ?? Infinity, maxBodyBytes),
+  };
 
   // Content-Length first: refuse a declared oversize body without reading a byte of it.
   const declaredLength = Number(request.headers.get('content-length') ?? Number.NaN);

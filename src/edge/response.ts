@@ -10,6 +10,7 @@ import type { Report } from '../report/types.ts';
 const TOO_LARGE: ReadonlySet<FindingCode> = new Set<FindingCode>([
   'limit.input_bytes',
   'limit.buffered_bytes',
+  'limit.retained_bytes',
   'limit.decompressed_bytes',
   'limit.compression_ratio',
 ]);

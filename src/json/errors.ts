@@ -30,17 +30,29 @@ export interface JsonReadError {
 export const PYTHON_INT_MAX_STR_DIGITS = 4300;
 
 /**
- * Python's position suffix for a byte offset: `line L column C (char P)`, counting code points.
- * Linear in `offset`; only called once, when a document is rejected.
- * @example
- * pythonJsonPosition(new TextEncoder().encode('{\n "é": x'), 9); // 'line 2 column 8 (char 8)'
+ * Where a point of a document is, counted as Python counts for its error messages: code points
+ * read, line number, and the code-point index of the last newline (-1: none yet). Advanced over
+ * bytes that are then dropped, it lets a reader that does not keep the whole document still word
+ * its errors exactly.
  */
-export function pythonJsonPosition(bytes: Uint8Array, offset: number): string {
-  let chars = 0;
-  let line = 1;
-  let lastNewlineChar = -1;
-  const end = Math.min(offset, bytes.length);
-  for (let i = 0; i < end; i++) {
+export interface TextPosition {
+  readonly chars: number;
+  readonly line: number;
+  readonly lastNewlineChar: number;
+}
+
+/** The start of a document. */
+export const TEXT_START: TextPosition = Object.freeze({ chars: 0, line: 1, lastNewlineChar: -1 });
+
+/**
+ * The position after reading `bytes[start..end)` from `from`.
+ * @example
+ * advancePosition(TEXT_START, new TextEncoder().encode('{\n"é"'), 0, 6); // { chars: 5, line: 2, lastNewlineChar: 1 }
+ */
+export function advancePosition(from: TextPosition, bytes: Uint8Array, start: number, end: number): TextPosition {
+  let { chars, line, lastNewlineChar } = from;
+  const stop = Math.min(end, bytes.length);
+  for (let i = start; i < stop; i++) {
     const byte = bytes[i]!;
     if ((byte & 0xc0) === 0x80) continue; // continuation byte: same code point
     if (byte === 0x0a) {
@@ -49,8 +61,28 @@ export function pythonJsonPosition(bytes: Uint8Array, offset: number): string {
     }
     chars++;
   }
+  return { chars, line, lastNewlineChar };
+}
+
+/**
+ * Python's position suffix: `line L column C (char P)`.
+ * @example
+ * formatPosition({ chars: 8, line: 2, lastNewlineChar: 1 }); // 'line 2 column 7 (char 8)'
+ */
+export function formatPosition(position: TextPosition): string {
+  const { chars, line, lastNewlineChar } = position;
   const column = lastNewlineChar < 0 ? chars + 1 : chars - lastNewlineChar;
   return `line ${line} column ${column} (char ${chars})`;
+}
+
+/**
+ * Python's position suffix for a byte offset: `line L column C (char P)`, counting code points.
+ * Linear in `offset`; only called once, when a document is rejected.
+ * @example
+ * pythonJsonPosition(new TextEncoder().encode('{\n "é": x'), 9); // 'line 2 column 7 (char 8)'
+ */
+export function pythonJsonPosition(bytes: Uint8Array, offset: number): string {
+  return formatPosition(advancePosition(TEXT_START, bytes, 0, offset));
 }
 
 /**
@@ -85,15 +117,16 @@ export function firstUtf8Error(bytes: Uint8Array, from = 0): { start: number; en
 }
 
 /**
- * CPython's `str(UnicodeDecodeError)` for a UTF-8 problem found by `firstUtf8Error`.
+ * CPython's `str(UnicodeDecodeError)` for a UTF-8 problem found by `firstUtf8Error` (in `bytes`,
+ * which start at byte `base` of the document).
  * @example
  * utf8ErrorMessage(new Uint8Array([0xff]), { start: 0, end: 1, reason: 'invalid start byte' });
  * // "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
  */
-export function utf8ErrorMessage(bytes: Uint8Array, problem: { start: number; end: number; reason: string }): string {
+export function utf8ErrorMessage(bytes: Uint8Array, problem: { start: number; end: number; reason: string }, base = 0): string {
   if (problem.end - problem.start === 1) {
     const hex = bytes[problem.start]!.toString(16).padStart(2, '0');
-    return `'utf-8' codec can't decode byte 0x${hex} in position ${problem.start}: ${problem.reason}`;
+    return `'utf-8' codec can't decode byte 0x${hex} in position ${base + problem.start}: ${problem.reason}`;
   }
-  return `'utf-8' codec can't decode bytes in position ${problem.start}-${problem.end - 1}: ${problem.reason}`;
+  return `'utf-8' codec can't decode bytes in position ${base + problem.start}-${base + problem.end - 1}: ${problem.reason}`;
 }

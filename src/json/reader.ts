@@ -13,11 +13,12 @@
  * @module
  */
 import { DEFAULT_LIMITS } from '../limits.ts';
-import { firstUtf8Error, type JsonReadError, utf8ErrorMessage } from './errors.ts';
+import { advancePosition, firstUtf8Error, formatPosition, type JsonReadError, type TextPosition, TEXT_START, utf8ErrorMessage } from './errors.ts';
 import {
   createScanContext,
   readError,
   ESCAPED,
+  type ScanError,
   NON_ASCII,
   scanFail,
   type ScanContext,
@@ -112,8 +113,26 @@ export interface DocumentReader {
   push(chunk: Uint8Array): void;
   /** Ends the input. The result is exactly what `readJsonDocument` gives for all the bytes pushed. */
   finish(): ReadDocumentResult;
-  /** All bytes pushed so far (a view, valid until the next push). */
-  bytes(): Uint8Array;
+  /**
+   * All bytes pushed so far (a view, valid until the next push), or undefined once some were
+   * dropped (`maxRetainedBytes`): then the document cannot be read a second time.
+   */
+  bytes(): Uint8Array | undefined;
+  /** Bytes held now (all pushed, until some are dropped): what a memory limit should count. */
+  heldBytes(): number;
+  /** Bytes pushed in all. */
+  pushedBytes(): number;
+}
+
+export interface DocumentReaderOptions extends ReadJsonOptions {
+  /** Expected document size, to allocate the buffer once. */
+  readonly expectedBytes?: number;
+  /**
+   * Once more than this many bytes are read, bytes already read are dropped instead of kept:
+   * memory then stays about one element of a streamed array (plus one chunk), whatever the
+   * document's size, but `bytes()` is gone. Default: keep everything.
+   */
+  readonly maxRetainedBytes?: number;
 }
 
 /**
@@ -125,15 +144,28 @@ export interface DocumentReader {
  * (UTF-8 first, then BOM, then the first syntax error), and the visitor starts over (each streamed
  * array begins with `startArray`). A step that fails mid-input is retried only after the input
  * past it has doubled, so a hostile document cannot make it rescan quadratically.
+ *
+ * With `maxRetainedBytes`, a long document is not kept: once inside the root object and past that
+ * many bytes, what was read is dropped. There is then no second reading, so the reader words
+ * errors itself, with the same file-level semantics: everything before the first error was read
+ * cleanly (so it is valid UTF-8 and holds no BOM), the bytes from the error on are still held for
+ * the UTF-8 check, and the position of the error counts the dropped bytes as Python would.
  * @example
  * const reader = createDocumentReader(visitor);
  * for await (const chunk of stream) reader.push(chunk);
  * const result = reader.finish();
  */
-export function createDocumentReader(visitor: DocumentVisitor, options: ReadJsonOptions & { readonly expectedBytes?: number } = {}): DocumentReader {
+export function createDocumentReader(visitor: DocumentVisitor, options: DocumentReaderOptions = {}): DocumentReader {
   const maxDepth = options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth;
-  let buffer = new Uint8Array(Math.max(1 << 16, options.expectedBytes ?? 1 << 20));
+  const maxRetained = options.maxRetainedBytes ?? Infinity;
+  let buffer = new Uint8Array(Math.max(1 << 16, Math.min(options.expectedBytes ?? 1 << 20, maxRetained + (1 << 20))));
   let length = 0;
+  /** Offset in the document of `buffer[0]`: bytes before it were dropped. */
+  let base = 0;
+  /** Where `buffer[0]` is, as Python counts positions. */
+  let basePosition: TextPosition = TEXT_START;
+  /** The first error, once bytes were dropped (offsets in the document). */
+  let failure: ScanError | undefined;
   const tape = { data: new Int32Array(SLOTS * 256), length: 0 };
   const stack: number[] = [];
   const root = new Map<string, JsonValue | StreamedArray>();
@@ -150,10 +182,17 @@ export function createDocumentReader(visitor: DocumentVisitor, options: ReadJson
     if (state === 'whole' || (!final && length < retryAt)) return;
     const bytes = buffer.subarray(0, length);
     const context: ScanContext = { bytes, maxDepth, tape, error: undefined, stack };
+    /** Reading stops here; the error matters only once bytes were dropped (else `finish` reads again). */
+    const stop = (text: string, at: number): void => {
+      state = 'whole';
+      failure = { kind: 'syntax', text, offset: base + at };
+    };
     const failed = (at: number): void => {
       // Maybe cut short by the end of the input so far: retry once the input past `at` has doubled.
-      if (final) state = 'whole';
-      else retryAt = at + 2 * (length - at) + 4096;
+      if (final) {
+        state = 'whole';
+        failure = { ...context.error!, offset: base + context.error!.offset };
+      } else retryAt = at + 2 * (length - at) + 4096;
     };
     for (;;) {
       const at = skipWhitespace(bytes, pos);
@@ -161,7 +200,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: ReadJson
         // Whitespace is never part of a token: do not scan it again on the next push (a long run
         // arriving in small chunks was quadratic, 30 s for 1 MB of newlines in 17-byte chunks).
         pos = at;
-        if (final && state !== 'trailing') state = 'whole';
+        if (final && state !== 'trailing') stop(END_OF_INPUT_ERRORS[state], at);
         return;
       }
       const c = bytes[at]!;
@@ -178,7 +217,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: ReadJson
           } else state = 'member';
           continue;
         case 'member': {
-          if (c !== 0x22) return void (state = 'whole');
+          if (c !== 0x22) return stop('Expecting property name enclosed in double quotes', at);
           tape.length = 0;
           const end = scanString(context, at, 0);
           if (end < 0) return failed(at);
@@ -188,7 +227,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: ReadJson
           continue;
         }
         case 'colon':
-          if (c !== 0x3a) return void (state = 'whole');
+          if (c !== 0x3a) return stop("Expecting ':' delimiter", at);
           pos = at + 1;
           state = 'value';
           continue;
@@ -234,7 +273,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: ReadJson
             root.set(key, { streamed: true, length: index });
             pos = at + 1;
             state = 'after-member';
-          } else return void (state = 'whole');
+          } else return stop("Expecting ',' delimiter", at);
           continue;
         case 'after-member':
           if (c === 0x2c) {
@@ -243,17 +282,42 @@ export function createDocumentReader(visitor: DocumentVisitor, options: ReadJson
           } else if (c === 0x7d) {
             pos = at + 1;
             state = 'trailing';
-          } else return void (state = 'whole');
+          } else return stop("Expecting ',' delimiter", at);
           continue;
         case 'trailing':
-          return void (state = 'whole'); // extra data after the root
+          return stop('Extra data', at); // extra data after the root
       }
     }
+  }
+
+  /** Drops the bytes already read (only inside the root object, and never after an error). */
+  function dropRead(): void {
+    if (pos === 0 || state === 'start' || state === 'whole' || base + pos <= maxRetained) return;
+    basePosition = advancePosition(basePosition, buffer, 0, pos);
+    buffer.copyWithin(0, pos, length);
+    base += pos;
+    length -= pos;
+    retryAt = Math.max(0, retryAt - pos);
+    pos = 0;
+  }
+
+  /** The first error of a document whose start was dropped, worded as `readJsonDocument` would. */
+  function droppedDocumentError(): JsonReadError {
+    const error = failure!;
+    const held = buffer.subarray(0, length);
+    // Python decodes the whole file first: invalid UTF-8 anywhere outranks a syntax error. All
+    // bytes before the error were read cleanly, so only those from the error on need a look.
+    const utf8 = firstUtf8Error(held, error.offset - base);
+    if (utf8 !== undefined) return { kind: 'utf8', message: utf8ErrorMessage(held, utf8, base), offset: base + utf8.start };
+    if (error.kind !== 'syntax') return { kind: error.kind, message: error.text, offset: error.offset };
+    const position = formatPosition(advancePosition(basePosition, held, 0, error.offset - base));
+    return { kind: 'syntax', message: `${error.text}: ${position}`, offset: error.offset };
   }
 
   return {
     push(chunk) {
       if (chunk.byteLength === 0) return;
+      dropRead();
       if (length + chunk.byteLength > buffer.length) {
         let size = buffer.length * 2;
         while (size < length + chunk.byteLength) size *= 2;
@@ -268,11 +332,32 @@ export function createDocumentReader(visitor: DocumentVisitor, options: ReadJson
     finish() {
       walk(true);
       if (state === 'trailing') return { ok: true, root };
+      if (base > 0) return { ok: false, error: droppedDocumentError() };
       return readJsonDocument(buffer.subarray(0, length), visitor, { maxDepth });
     },
-    bytes: () => buffer.subarray(0, length),
+    bytes: () => (base === 0 ? buffer.subarray(0, length) : undefined),
+    heldBytes: () => length,
+    pushedBytes: () => base + length,
   };
 }
+
+/**
+ * The error `readJsonDocument` gives when the input ends in each state of `createDocumentReader`
+ * (what `walkRootObject` / `walkStreamedArray` / `scanValue` expect next there).
+ */
+const END_OF_INPUT_ERRORS = {
+  start: 'Expecting value',
+  'first-member': 'Expecting property name enclosed in double quotes',
+  member: 'Expecting property name enclosed in double quotes',
+  colon: "Expecting ':' delimiter",
+  value: 'Expecting value',
+  'first-element': 'Expecting value',
+  element: 'Expecting value',
+  'after-element': "Expecting ',' delimiter",
+  'after-member': "Expecting ',' delimiter",
+  trailing: 'Extra data',
+  whole: 'Expecting value',
+} as const;
 
 /**
  * Reads the one value starting at byte `offset` of a document (e.g. an offset kept from an

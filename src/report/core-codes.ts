@@ -12,6 +12,7 @@ export const CORE_CODES = /* @__PURE__ */ Object.freeze({
   'input.aborted': { dimension: 'input', summary: 'Verification was cancelled through the AbortSignal.' },
   'limit.input_bytes': { dimension: 'input', summary: 'The input is larger than limits.maxInputBytes.' },
   'limit.buffered_bytes': { dimension: 'input', summary: 'A whole-document format exceeded limits.maxBufferedBytes.' },
+  'limit.retained_bytes': { dimension: 'input', summary: 'A Zaxy document needed a second reading after more than limits.maxRetainedBytes were dropped.' },
   'limit.decompressed_bytes': { dimension: 'input', summary: 'Decompressed output exceeded limits.maxDecompressedBytes.' },
   'limit.compression_ratio': { dimension: 'input', summary: 'Decompressed/compressed ratio exceeded limits.maxCompressionRatio (gzip bomb?).' },
   'limit.line_bytes': { dimension: 'input', summary: 'A line is longer than limits.maxLineBytes.' },

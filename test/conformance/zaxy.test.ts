@@ -18,6 +18,7 @@ import { verify } from '../../src/verify.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { nodeSha256 } from '../../bin/node-sha256.ts';
+import { chunkedStream } from '../runtimes/chunked.ts';
 
 interface Case {
   readonly file: string;
@@ -75,6 +76,30 @@ test('auto-detection (verify) reaches the Zaxy verifier and tells the three shap
     assert.equal(report.kind, expectedKind, c.file);
     assert.deepEqual(toZaxyJson(report), c.expected, c.file);
   }
+});
+
+// limits.maxRetainedBytes (the edge's bounded memory): dropping entries already read must not
+// change any verdict. Every fixture, in 97-byte chunks, keeping almost nothing: the report equals
+// the one from the whole document, except where a second reading is needed (subsets, or a shape
+// only known after the entries), which stops with limit.retained_bytes instead of guessing.
+test('dropping what was read (maxRetainedBytes) gives every fixture the same report, or limit.retained_bytes', async () => {
+  let dropped = 0;
+  for (const c of verdictCases) {
+    const bytes = readFileSync(fixturePath('zaxy', c.file));
+    const options = { sha256: nodeSha256, ...(c.expect_public_key ? { expectPublicKey: c.expect_public_key } : {}) };
+    const kept = await verifyZaxy(bytes, options);
+    const streamed = await verifyZaxy(chunkedStream(bytes, 97), { ...options, limits: { maxRetainedBytes: 64 } });
+    const strip = (report: typeof kept) => ({ ...report, stats: undefined, input: undefined });
+    if (streamed.findings.some((finding) => finding.code === 'limit.retained_bytes')) {
+      assert.equal(streamed.overall, 'error', c.file);
+      assert.ok(c.shape === 'subset' || bytes.length > 64, c.file);
+      continue;
+    }
+    dropped++;
+    assert.deepEqual(strip(streamed), strip(kept), c.file);
+  }
+  // Every signed bundle and unsigned envelope: none of them needs a second reading.
+  assert.equal(dropped, verdictCases.filter((c) => c.shape !== 'subset').length);
 });
 
 for (const c of sigverCases) {

@@ -90,7 +90,7 @@ describe('Deno.serve entry (src/edge/deno.ts)', { timeout: 120_000 }, () => {
 
   before(async () => {
     const port = await freePort();
-    const child = spawn(DENO, ['run', '--no-prompt', `--allow-net=127.0.0.1:${port}`, '--allow-env=LISTEN_HOST,PORT,MAX_BODY_BYTES,MAX_BUFFERED_BYTES,CORS_ORIGINS', 'src/edge/deno.ts'], {
+    const child = spawn(DENO, ['run', '--no-prompt', `--allow-net=127.0.0.1:${port}`, '--allow-env=LISTEN_HOST,PORT,MAX_BODY_BYTES,MAX_BUFFERED_BYTES,MAX_RETAINED_BYTES,CORS_ORIGINS', 'src/edge/deno.ts'], {
       cwd: PROJECT_ROOT,
       env: { ...DENO_ENV, PORT: String(port), MAX_BODY_BYTES: String(MAX_BODY_BYTES), CORS_ORIGINS: 'https://app.example' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { handleVerifyRequest, optionsFromEnv, statusForReport, type EdgeOptions } from '../../src/edge/index.ts';
 import type { Report } from '../../src/report/types.ts';
 import { execStream } from './exec-stream.ts';
-import { allFixtureCases, comparable, nodeReport } from './harness.ts';
+import { chunkedStream } from './chunked.ts';
+import { allFixtureCases, caseQuery, comparable, nodeReport } from './harness.ts';
 
 const URL_BASE = 'http://edge.test/';
 
@@ -191,6 +192,19 @@ describe('edge handler: the HTTP contract', () => {
     assert.ok(cancelled && pulled < limit * 8, `pulled ${pulled} of ${limit * 8}`);
   });
 
+  it('keeps little of a Zaxy upload (maxRetainedBytes): a bundle verifies as in Node, a subset gets 413', async () => {
+    const zaxy = allFixtureCases().filter((c) => c.format === 'zaxy');
+    const bundle = zaxy.find((c) => c.file === 'signed-ed25519-n33.json')!;
+    const subset = zaxy.find((c) => c.file === 'subset-ed25519-n100-middle.json')!;
+    const options = { limits: { maxRetainedBytes: 256 } };
+    const signed = await answer(post(chunkedStream(new Uint8Array(readFileSync(bundle.path)), 100), { query: caseQuery(bundle) }), options);
+    assert.deepEqual(comparable(signed.json as unknown as Report), comparable(await nodeReport(bundle)));
+    assert.equal(signed.status, 200);
+    const refused = await answer(post(chunkedStream(new Uint8Array(readFileSync(subset.path)), 100), { query: caseQuery(subset) }), options);
+    assert.equal(refused.status, 413);
+    assert.ok(hasCode(refused.json as unknown as Report, 'limit.retained_bytes'));
+  });
+
   it('caps limits.maxInputBytes by maxBodyBytes, and keeps a lower one', async () => {
     const small = await answer(post('x'.repeat(2000)), { maxBodyBytes: 1000 });
     assert.equal(small.status, 413);
@@ -242,12 +256,12 @@ describe('edge handler: the HTTP contract', () => {
 
   it('reads its options from environment strings, ignoring malformed numbers', () => {
     assert.deepEqual(optionsFromEnv({}), {});
-    assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1048576', MAX_BUFFERED_BYTES: '2048', CORS_ORIGINS: ' https://a.example , https://b.example ' }), {
+    assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1048576', MAX_BUFFERED_BYTES: '2048', MAX_RETAINED_BYTES: '1024', CORS_ORIGINS: ' https://a.example , https://b.example ' }), {
       maxBodyBytes: 1048576,
-      limits: { maxBufferedBytes: 2048 },
+      limits: { maxBufferedBytes: 2048, maxRetainedBytes: 1024 },
       cors: ['https://a.example', 'https://b.example'],
     });
-    assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1e9', MAX_BUFFERED_BYTES: '-5', CORS_ORIGINS: '*' }), { cors: true });
+    assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1e9', MAX_BUFFERED_BYTES: '-5', MAX_RETAINED_BYTES: 'x', CORS_ORIGINS: '*' }), { cors: true });
   });
 
   it('throws TypeError for a misconfigured maxBodyBytes or lingerMs (operator error)', async () => {

@@ -16,6 +16,7 @@ const GiB = 1024 ** 3;
 const LIMIT_CODES: Record<keyof Limits, string | null> = {
   maxInputBytes: 'limit.input_bytes',
   maxBufferedBytes: 'limit.buffered_bytes',
+  maxRetainedBytes: 'limit.retained_bytes',
   maxDecompressedBytes: 'limit.decompressed_bytes',
   maxCompressionRatio: 'limit.compression_ratio',
   ratioGraceBytes: null,
@@ -57,6 +58,7 @@ test('every limit has its documented default and a limit.* code of the input dim
   assert.deepEqual({ ...DEFAULT_LIMITS }, {
     maxInputBytes: 64 * GiB,
     maxBufferedBytes: 512 * MiB,
+    maxRetainedBytes: 512 * MiB,
     maxDecompressedBytes: 16 * GiB,
     maxCompressionRatio: 200,
     ratioGraceBytes: 16 * MiB,

@@ -183,7 +183,7 @@ test('createDocumentReader: any chunking gives readJsonDocument\'s result and vi
     '',
     '\ufeff{"a": [1]}',
   ];
-  const run = (text: string, chunks: number[] | undefined) => {
+  const run = (text: string, chunks: number[] | undefined, maxRetainedBytes?: number) => {
     const seen: string[] = [];
     const visitor = {
       streamKeys: ['a'],
@@ -196,7 +196,7 @@ test('createDocumentReader: any chunking gives readJsonDocument\'s result and vi
     };
     const bytes = encode(text);
     if (chunks === undefined) return { result: readJsonDocument(bytes, visitor), seen };
-    const reader = createDocumentReader(visitor);
+    const reader = createDocumentReader(visitor, maxRetainedBytes === undefined ? {} : { maxRetainedBytes });
     let offset = 0;
     for (const size of chunks) {
       reader.push(bytes.subarray(offset, offset + size));
@@ -219,6 +219,77 @@ test('createDocumentReader: any chunking gives readJsonDocument\'s result and vi
       { numRuns: 200 },
     );
   }
+});
+
+// maxRetainedBytes: the reader drops what it has read and, without a second reading, must still
+// give readJsonDocument's exact result: the same root, and for a bad document the same error kind,
+// message (Python's line/column/char counted over the dropped bytes) and offset, with invalid UTF-8
+// anywhere after a syntax error still taking precedence. Documents are mutated at random (a byte
+// replaced, the end cut off) so that errors land in every state of the reader.
+test('createDocumentReader: dropping read bytes (maxRetainedBytes) gives readJsonDocument\'s result and error', () => {
+  const bases = [
+    '{"v": "x",\n "a": [1, {"b": [2, 3.5, "\u00e9\u4e2d"]}, "s\\u00e9", null, true],\n  "z": {"k": [1e5, -0]}, "a": [7]}',
+    '{\n"h": "\u00e9t\u00e9",\n"a": [\n  {"id": "x", "content": {"n": 12345678901234567890}},\n  [[[]]], "\\ud800"\n]\n}\n',
+  ];
+  const visitor = (seen: string[]) => ({
+    streamKeys: ['a'],
+    startArray: (key: string) => void seen.push(`start ${key}`),
+    element: (key: string, index: number, element: { tape: Int32Array; node: number }) => void seen.push(`${key}[${index}] ${element.tape[element.node]}`),
+  });
+  const mutation = fc.record({
+    base: fc.integer({ min: 0, max: bases.length - 1 }),
+    at: fc.nat(),
+    byte: fc.constantFrom(0x2c, 0x5d, 0x7d, 0x3a, 0x22, 0x5c, 0x20, 0x0a, 0x78, 0x31, 0xff, 0xc3, 0x80, -1),
+    cut: fc.boolean(),
+    utf8After: fc.boolean(),
+    chunks: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 40 }),
+    maxRetainedBytes: fc.integer({ min: 1, max: 40 }),
+  });
+  fc.assert(
+    fc.property(mutation, ({ base, at, byte, cut, utf8After, chunks, maxRetainedBytes }) => {
+      let bytes = encode(bases[base]!);
+      const position = at % bytes.length;
+      if (byte >= 0) bytes[position] = byte;
+      if (cut) bytes = bytes.subarray(0, position);
+      if (utf8After) bytes = Uint8Array.from([...bytes, 0x20, 0xe2, 0x28]);
+      const wholeSeen: string[] = [];
+      const whole = readJsonDocument(bytes, visitor(wholeSeen));
+      const seen: string[] = [];
+      const reader = createDocumentReader(visitor(seen), { maxRetainedBytes });
+      let offset = 0;
+      for (let k = 0; offset < bytes.length; k++) {
+        const size = chunks[k % chunks.length]!;
+        reader.push(bytes.subarray(offset, offset + size));
+        offset += size;
+      }
+      const result = reader.finish();
+      assert.deepEqual(result, whole);
+      assert.deepEqual(seen.slice(seen.lastIndexOf('start a')), wholeSeen.slice(wholeSeen.lastIndexOf('start a')));
+      if (reader.bytes() === undefined) assert.ok(reader.heldBytes() < bytes.length, 'dropped bytes are not held');
+      assert.equal(reader.pushedBytes(), bytes.length);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('createDocumentReader: past maxRetainedBytes, memory stays one element, however long the array', () => {
+  const element = encode('{"content": {"text": "' + 'x'.repeat(200) + '"}, "id": 12}');
+  const reader = createDocumentReader({ streamKeys: ['a'], startArray: () => undefined, element: () => undefined }, { maxRetainedBytes: 4096 });
+  reader.push(encode('{"a": ['));
+  let peak = 0;
+  for (let i = 0; i < 20_000; i++) {
+    if (i > 0) reader.push(encode(', '));
+    reader.push(element);
+    peak = Math.max(peak, reader.heldBytes());
+  }
+  reader.push(encode(']}'));
+  const result = reader.finish();
+  assert.ok(result.ok);
+  assert.deepEqual((result.root as Map<string, unknown>).get('a'), { streamed: true, length: 20_000 });
+  assert.equal(reader.bytes(), undefined);
+  assert.ok(reader.pushedBytes() > 4_000_000);
+  // The limit, plus the element that crossed it, the one not yet taken, and the one arriving.
+  assert.ok(peak <= 4096 + 3 * (element.length + 2), `held at most ${peak} bytes`);
 });
 
 // Hostile input: 1 MB of newlines sent in 17-byte chunks took 30 s when every push re-scanned the

@@ -89,13 +89,20 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
   const read = guessUnsigned
     ? await readScanned(context, createUnsignedScanner(scanOptions), maxDepth, options.signal)
     : await readScanned(context, createSignedScanner(scanOptions), maxDepth, options.signal);
-  const bytes = read.bytes;
   let unsigned = guessUnsigned ? (read.result as ReturnType<typeof scanUnsignedDocument>) : undefined;
   let signed = guessUnsigned ? undefined : (read.result as ReturnType<typeof scanSignedDocument>);
-  const scanUnsigned = () => scanUnsignedDocument(bytes, scanOptions);
-  const scanSigned = () => scanSignedDocument(bytes, scanOptions);
+  /** The whole document, for a second reading; only there while `limits.maxRetainedBytes` allowed keeping it. */
+  const document = (): Uint8Array => {
+    if (read.bytes !== undefined) return read.bytes;
+    throw new StreamProblem(
+      'limit.retained_bytes',
+      `the document must be read a second time (it is a subset, or keys after its entries change its shape), but it is larger than limits.maxRetainedBytes (${context.limits.maxRetainedBytes} bytes), so its start was not kept`,
+    );
+  };
+  const scanUnsigned = () => scanUnsignedDocument(document(), scanOptions);
+  const scanSigned = () => scanSignedDocument(document(), scanOptions);
   const first = (unsigned ?? signed)!;
-  if (!first.ok) return unreadable(context, first.error, bytes.length);
+  if (!first.ok) return unreadable(context, first.error, read.length);
   const root = first.scan.root;
   if (!(root instanceof Map)) {
     const type = pythonTypeName(root as JsonValue);
@@ -107,14 +114,15 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
   const shape = shapeOf(root);
   if (shape === 'zaxy.export.unsigned.v1') {
     unsigned ??= scanUnsigned();
-    if (!unsigned.ok) return unreadable(context, unsigned.error, bytes.length);
+    if (!unsigned.ok) return unreadable(context, unsigned.error, read.length);
     return { kind: shape, ...checkUnsigned({ scan: unsigned.scan, pin, collector }) };
   }
   signed ??= scanSigned();
-  if (!signed.ok) return unreadable(context, signed.error, bytes.length);
+  if (!signed.ok) return unreadable(context, signed.error, read.length);
   const scanned = signed.scan;
   const signedRoot = scanned.root as Map<string, never>;
   if (shape === 'zaxy.subset') {
+    const bytes = document();
     const rescan = (merkleRoot: JsonValue): DisclosedScan => {
       const again = scanSignedDocument(bytes, { ...scanOptions, disclosedRoot: merkleRoot });
       if (!again.ok) throw new Error('internal: a document read once could not be read again');
@@ -126,33 +134,36 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
 }
 
 /**
- * Reads the input through `scanner` while it arrives (the scan overlaps decompression), bounded by
- * `limits.maxBufferedBytes`, checking the AbortSignal between chunks. Rejects with a StreamProblem
- * (limit, abort, gzip damage) like `readAll`.
+ * Reads the input through `scanner` while it arrives (the scan overlaps decompression), holding at
+ * most `limits.maxBufferedBytes` and keeping the document for a second reading only up to
+ * `limits.maxRetainedBytes`, checking the AbortSignal between chunks. Rejects with a
+ * StreamProblem (limit, abort, gzip damage) like `readAll`.
  */
 async function readScanned<T>(
   context: VerificationContext,
   scanner: Scanner<T>,
   maxDepth: number,
   signal: AbortSignal | undefined,
-): Promise<{ bytes: Uint8Array; result: { ok: true; scan: T } | { ok: false; error: JsonReadError } }> {
+): Promise<{ bytes: Uint8Array | undefined; length: number; result: { ok: true; scan: T } | { ok: false; error: JsonReadError } }> {
   const { opened, limits } = context;
   // Room for the whole document up front when its size can be guessed (JSON gzips about 5–8:1;
   // untouched pages of a large typed array cost no memory), so the buffer is rarely copied.
   const guess = opened.totalBytes === undefined ? undefined : Math.min(limits.maxBufferedBytes, opened.gzip ? opened.totalBytes * 8 : opened.totalBytes);
-  const document = createDocumentReader(scanner.visitor, { maxDepth, ...(guess === undefined ? {} : { expectedBytes: guess }) });
+  const document = createDocumentReader(scanner.visitor, {
+    maxDepth,
+    maxRetainedBytes: limits.maxRetainedBytes,
+    ...(guess === undefined ? {} : { expectedBytes: guess }),
+  });
   const reader = opened.stream.getReader();
-  let total = 0;
   try {
     for (;;) {
       if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
       const { done, value } = await reader.read();
       if (done) break;
-      total += value.byteLength;
-      if (total > limits.maxBufferedBytes) {
+      document.push(value);
+      if (document.heldBytes() > limits.maxBufferedBytes) {
         throw new StreamProblem('limit.buffered_bytes', `document is larger than limits.maxBufferedBytes (${limits.maxBufferedBytes} bytes)`);
       }
-      document.push(value);
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
@@ -161,7 +172,7 @@ async function readScanned<T>(
     reader.releaseLock();
   }
   const result = document.finish();
-  return { bytes: document.bytes(), result: result.ok ? { ok: true, scan: scanner.result(result.root) } : result };
+  return { bytes: document.bytes(), length: document.pushedBytes(), result: result.ok ? { ok: true, scan: scanner.result(result.root) } : result };
 }
 
 /**

@@ -1,9 +1,9 @@
-// Builds the Node CLI bundle (dist/cli.js). Runs on `npm install` (prepare) and `npm run build`.
+// Builds the Node CLI bundle (dist/cli.js, and dist/sha256-worker.js, its hashing thread). Runs on `npm install` (prepare) and `npm run build`.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['bin/cli.ts'],
-  outfile: 'dist/cli.js',
+  entryPoints: { cli: 'bin/cli.ts', 'sha256-worker': 'bin/sha256-worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -18,4 +18,31 @@ export interface Sha256 {
   digest(data: Uint8Array): Uint8Array;
   /** A fresh incremental hasher. */
   create(): Sha256Hasher;
+  /**
+   * Optional: many digests at once, computed elsewhere while the caller goes on (the CLI hashes
+   * on a worker thread, so the parser keeps the main one). Without it, `digestMany` below hashes
+   * in place.
+   */
+  readonly batch?: Sha256Batch;
+}
+
+/** Many messages hashed in one call; results come back in the order of the calls. */
+export interface Sha256Batch {
+  /**
+   * The digests of `data[starts[i]..ends[i])` for every i, 32 bytes each, back to back. `data`,
+   * `starts` and `ends` are handed over: the caller must not touch them afterwards.
+   */
+  digestMany(data: Uint8Array, starts: Uint32Array, ends: Uint32Array): Promise<Uint8Array>;
+}
+
+/**
+ * `sha256.batch.digestMany` when there is one, else the same digests computed here and now.
+ * @example
+ * const digests = await digestMany(sha256, bytes, Uint32Array.of(0), Uint32Array.of(bytes.length));
+ */
+export function digestMany(sha256: Sha256, data: Uint8Array, starts: Uint32Array, ends: Uint32Array): Promise<Uint8Array> {
+  if (sha256.batch !== undefined) return sha256.batch.digestMany(data, starts, ends);
+  const digests = new Uint8Array(32 * starts.length);
+  for (let i = 0; i < starts.length; i++) digests.set(sha256.digest(data.subarray(starts[i]!, ends[i]!)), 32 * i);
+  return Promise.resolve(digests);
 }

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { merkleRoot, leafHash } from '../../src/crypto/merkle.ts';
 import { verifySignature } from '../../src/crypto/signature.ts';
@@ -100,6 +100,30 @@ test('dropping what was read (maxRetainedBytes) gives every fixture the same rep
   }
   // Every signed bundle and unsigned envelope: none of them needs a second reading.
   assert.equal(dropped, verdictCases.filter((c) => c.shape !== 'subset').length);
+});
+
+// The CLI hashes entries on a worker thread (nodeSha256.batch); everything else hashes in place.
+test('batch hashing on a worker thread gives the same report as hashing in place, for every fixture and edge vector', async () => {
+  const inPlace = { digest: nodeSha256.digest, create: nodeSha256.create };
+  const files = [
+    ...verdictCases.map((c) => ({ path: fixturePath('zaxy', c.file), pin: c.expect_public_key })),
+    ...readdirSync(join(PROJECT_ROOT, 'test/vectors/zaxy'))
+      .filter((name) => name.endsWith('.json') && name !== 'vectors.json')
+      .map((name) => ({ path: join(PROJECT_ROOT, 'test/vectors/zaxy', name), pin: null })),
+  ];
+  for (const { path, pin } of files) {
+    const bytes = readFileSync(path);
+    const options = pin ? { expectPublicKey: pin } : {};
+    const strip = (report: Awaited<ReturnType<typeof verifyZaxy>>) => ({ ...report, stats: undefined });
+    assert.deepEqual(strip(await verifyZaxy(bytes, { ...options, sha256: nodeSha256 })), strip(await verifyZaxy(bytes, { ...options, sha256: inPlace })), path);
+  }
+});
+
+test('a batch hasher that fails makes an internal-error report, not a crash', async () => {
+  const failing = { digest: nodeSha256.digest, create: nodeSha256.create, batch: { digestMany: () => Promise.reject(new Error('hashing thread died')) } };
+  const report = await verifyZaxy(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json')), { sha256: failing });
+  assert.equal(report.overall, 'error');
+  assert.ok(report.findings.some((finding) => finding.code === 'kit.internal_error' && finding.message.includes('hashing thread died')));
 });
 
 for (const c of sigverCases) {

@@ -37,6 +37,31 @@ function assertHashesLikeNode(sha256: Sha256): void {
 }
 
 describe('the CLI\'s node:crypto SHA-256', () => {
+  it('hashes batches on its worker thread: createHash\'s digests, overlapping ranges, in call order', async () => {
+    const batch = nodeSha256.batch!;
+    const expected: string[][] = [];
+    const answers: Promise<Uint8Array>[] = [];
+    for (let job = 0; job < 12; job++) {
+      const data = randomBytes(randomInt(1, 200_000));
+      const count = job === 0 ? 0 : randomInt(1, 300);
+      const starts = new Uint32Array(count);
+      const ends = new Uint32Array(count);
+      const digests: string[] = [];
+      for (let i = 0; i < count; i++) {
+        starts[i] = randomInt(data.length);
+        ends[i] = randomInt(starts[i]!, data.length + 1);
+        digests.push(createHash('sha256').update(data.subarray(starts[i], ends[i])).digest('hex'));
+      }
+      expected.push(digests);
+      answers.push(batch.digestMany(new Uint8Array(data), starts, ends));
+    }
+    const results = await Promise.all(answers);
+    results.forEach((digests, job) => {
+      assert.equal(digests.length, 32 * expected[job]!.length);
+      expected[job]!.forEach((hex, i) => assert.equal(Buffer.from(digests.subarray(32 * i, 32 * i + 32)).toString('hex'), hex, `job ${job}, message ${i}`));
+    });
+  });
+
   it('equals createHash, one-shot and incremental, with plain Uint8Array digests', () => {
     assertHashesLikeNode(nodeSha256);
     const digest = nodeSha256.digest(new Uint8Array([0x80, 0xff, 0x00]));

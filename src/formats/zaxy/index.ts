@@ -89,8 +89,8 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
   const read = guessUnsigned
     ? await readScanned(context, createUnsignedScanner(scanOptions), maxDepth, options.signal)
     : await readScanned(context, createSignedScanner(scanOptions), maxDepth, options.signal);
-  let unsigned = guessUnsigned ? (read.result as ReturnType<typeof scanUnsignedDocument>) : undefined;
-  let signed = guessUnsigned ? undefined : (read.result as ReturnType<typeof scanSignedDocument>);
+  let unsigned = guessUnsigned ? (read.result as Awaited<ReturnType<typeof scanUnsignedDocument>>) : undefined;
+  let signed = guessUnsigned ? undefined : (read.result as Awaited<ReturnType<typeof scanSignedDocument>>);
   /** The whole document, for a second reading; only there while `limits.maxRetainedBytes` allowed keeping it. */
   const document = (): Uint8Array => {
     if (read.bytes !== undefined) return read.bytes;
@@ -113,18 +113,18 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
 
   const shape = shapeOf(root);
   if (shape === 'zaxy.export.unsigned.v1') {
-    unsigned ??= scanUnsigned();
+    unsigned ??= await scanUnsigned();
     if (!unsigned.ok) return unreadable(context, unsigned.error, read.length);
     return { kind: shape, ...checkUnsigned({ scan: unsigned.scan, pin, collector }) };
   }
-  signed ??= scanSigned();
+  signed ??= await scanSigned();
   if (!signed.ok) return unreadable(context, signed.error, read.length);
   const scanned = signed.scan;
   const signedRoot = scanned.root as Map<string, never>;
   if (shape === 'zaxy.subset') {
     const bytes = document();
-    const rescan = (merkleRoot: JsonValue): DisclosedScan => {
-      const again = scanSignedDocument(bytes, { ...scanOptions, disclosedRoot: merkleRoot });
+    const rescan = async (merkleRoot: JsonValue): Promise<DisclosedScan> => {
+      const again = await scanSignedDocument(bytes, { ...scanOptions, disclosedRoot: merkleRoot });
       if (!again.ok) throw new Error('internal: a document read once could not be read again');
       return again.scan.disclosed;
     };
@@ -172,7 +172,7 @@ async function readScanned<T>(
     reader.releaseLock();
   }
   const result = document.finish();
-  return { bytes: document.bytes(), length: document.pushedBytes(), result: result.ok ? { ok: true, scan: scanner.result(result.root) } : result };
+  return { bytes: document.bytes(), length: document.pushedBytes(), result: result.ok ? { ok: true, scan: await scanner.result(result.root) } : result };
 }
 
 /**

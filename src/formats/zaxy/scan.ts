@@ -21,6 +21,7 @@ import type { JsonReadError } from '../../json/errors.ts';
 import { decodeString, type DocumentRoot, type DocumentVisitor, materialize, readJsonDocument, scalarValue, type TapeNode } from '../../json/reader.ts';
 import { ESCAPED, SLOTS, TAG_ARRAY, TAG_OBJECT, TAG_STRING } from '../../json/tape.ts';
 import type { JsonValue } from '../../json/value.ts';
+import { EntryHashBatches, type HashedEntry } from './entry-hashes.ts';
 import { iterate, isPyError, pythonFromHex, subscriptTypeError, unpackPair, type PyError } from './python-ops.ts';
 import { pythonRepr } from '../../json/python.ts';
 
@@ -135,17 +136,17 @@ const HEX_DIGITS = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
  * @example
  * const scan = scanSignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000, maxDisclosed: 100000 });
  */
-export function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): { ok: true; scan: SignedScan } | { ok: false; error: JsonReadError } {
+export async function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): Promise<{ ok: true; scan: SignedScan } | { ok: false; error: JsonReadError }> {
   const scanner = createSignedScanner(options);
   const result = readJsonDocument(bytes, scanner.visitor, { maxDepth: options.maxDepth });
-  return result.ok ? { ok: true, scan: scanner.result(result.root) } : result;
+  return result.ok ? { ok: true, scan: await scanner.result(result.root) } : result;
 }
 
 /** A document visitor that collects what a signed document's checks need, and its result. */
 export interface Scanner<T> {
   readonly visitor: DocumentVisitor;
-  /** What was collected, once the document is read (`root` from the reader). */
-  result(root: DocumentRoot): T;
+  /** What was collected, once the document is read (`root` from the reader) and hashed. */
+  result(root: DocumentRoot): Promise<T>;
 }
 
 /**
@@ -159,7 +160,17 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   const sink = createByteSink(1 << 16);
   const scratch = createCanonicalScratch();
   let entries = emptyEntries();
+  /** Id mismatches found when a batch of hashes comes back (out of entry order with the others). */
+  let lateIdProblems: IdProblem[] = [];
+  let hashes = entryHashes();
   let disclosed = emptyDisclosed();
+
+  /** Entry hashing for the current `entries` array (a duplicate key starts a new one). */
+  function entryHashes(): EntryHashBatches {
+    const scan = entries;
+    const late = lateIdProblems;
+    return new EntryHashBatches(sha256, (entry) => hashed(scan, late, entry));
+  }
 
   /** Canonicalises the tape node into the sink after a 0x00 byte; returns the encode error text. */
   function canonical(element: TapeNode, node: number): string | undefined {
@@ -187,23 +198,37 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       return;
     }
     if (entries.facts.length < options.maxFacts) entries.facts.push(entryFacts(input, tape, contentSlot));
-    const encodeError = canonical(element, contentSlot);
-    if (encodeError !== undefined) {
+    const fault = writeCanonicalFromTape(input, tape, contentSlot, hashes.begin(), scratch);
+    if (fault !== undefined) {
+      hashes.abandon();
       entries.leaflessCount++;
-      idProblem(idSlot < 0 ? { index, kind: 'missing' } : { index, kind: 'unencodable', text: encodeError });
+      idProblem(idSlot < 0 ? { index, kind: 'missing' } : { index, kind: 'unencodable', text: surrogateErrorMessage(fault) });
       return;
     }
-    const all = sink.bytes.subarray(0, sink.length);
-    if (keepLeaf) entries.leaves.set(sha256.digest(all), 32 * index);
     if (idSlot < 0) {
+      hashes.commit(index, keepLeaf, undefined);
       idProblem({ index, kind: 'missing' });
       return;
     }
-    const id = sha256.digest(all.subarray(1));
-    if (!idMatches(input, tape, idSlot, id)) {
-      const value = materialize(input, tape, idSlot);
-      idProblem({ index, kind: 'mismatch', expected: toHex(id), actual: typeof value === 'string' ? value : pythonRepr(value) });
+    // The usual id, 64 plain bytes, is compared when its hash comes back; any other is compared now.
+    const plainId = tape[idSlot] === TAG_STRING && (tape[idSlot + 3]! & ESCAPED) === 0 && tape[idSlot + 2]! - tape[idSlot + 1]! === 64;
+    if (!plainId) {
+      const id = sha256.digest(hashes.canonical());
+      if (!idMatches(input, tape, idSlot, id)) idMismatch(entries, lateIdProblems, index, id, materialize(input, tape, idSlot));
     }
+    hashes.commit(index, keepLeaf, plainId ? input.subarray(tape[idSlot + 1]!, tape[idSlot + 2]!) : undefined);
+  }
+
+  /** A batch of entry hashes came back: keep the leaf, compare the id. */
+  function hashed(scan: EntriesScan, late: IdProblem[], { index, leaf, id, claimedId, wantLeaf }: HashedEntry): void {
+    if (wantLeaf) scan.leaves.set(leaf, 32 * index);
+    if (claimedId !== undefined && !hexEquals(claimedId, id)) idMismatch(scan, late, index, id, UTF8.decode(claimedId));
+  }
+
+  function idMismatch(scan: EntriesScan, late: IdProblem[], index: number, id: Uint8Array, value: JsonValue): void {
+    // Found out of entry order (most when their hash comes back): `result` sorts them in.
+    if (late.length < options.maxProblems) late.push({ index, kind: 'mismatch', expected: toHex(id), actual: typeof value === 'string' ? value : pythonRepr(value) });
+    scan.idProblemCount++;
   }
 
   function gatherError(index: number, text: string): void {
@@ -258,7 +283,11 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     visitor: {
       streamKeys: ['entries', 'disclosed'],
       startArray(key, root) {
-        if (key === 'entries') entries = emptyEntries();
+        if (key === 'entries') {
+          entries = emptyEntries();
+          lateIdProblems = [];
+          hashes = entryHashes();
+        }
         else startDisclosed(root);
       },
       element(key, index, element) {
@@ -266,7 +295,13 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
         else disclosedElement(index, element);
       },
     },
-    result: (root) => ({ root, entries, disclosed }),
+    async result(root) {
+      await hashes.settled();
+      // One id problem at most per entry: in entry order, the first maxProblems of both lists.
+      const all = [...entries.idProblems, ...lateIdProblems].sort((a, b) => a.index - b.index);
+      entries.idProblems.splice(0, entries.idProblems.length, ...all.slice(0, options.maxProblems));
+      return { root, entries, disclosed };
+    },
   };
 }
 
@@ -316,6 +351,16 @@ function keyEquals(bytes: Uint8Array, tape: Int32Array, keySlot: number, key: Ui
   for (let i = 0; i < key.length; i++) if (bytes[start + i] !== key[i]) return false;
   return true;
 }
+
+/** The 64 bytes of an id string are the lowercase hex of `id`. */
+function hexEquals(claimed: Uint8Array, id: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) {
+    if (claimed[2 * i] !== HEX_DIGITS[id[i]! >> 4] || claimed[2 * i + 1] !== HEX_DIGITS[id[i]! & 15]) return false;
+  }
+  return true;
+}
+
+const UTF8 = /* @__PURE__ */ new TextDecoder();
 
 /** `e["id"] == sha256hex(...)`: exact string equality (an uppercase id differs). */
 function idMatches(bytes: Uint8Array, tape: Int32Array, idSlot: number, id: Uint8Array): boolean {

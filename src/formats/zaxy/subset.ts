@@ -37,7 +37,7 @@ export interface SubsetCheckInput {
   /** Problems turned into candidates at most (findings are bounded anyway). */
   readonly maxProblems: number;
   /** Scans `disclosed` again, comparing proofs with this merkle_root value. */
-  readonly rescan: (merkleRoot: JsonValue) => DisclosedScan;
+  readonly rescan: (merkleRoot: JsonValue) => Promise<DisclosedScan>;
 }
 
 const MALFORMED = 'malformed subset: ';
@@ -77,7 +77,7 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
     count = raw.length;
     // The scan compared proofs with the merkle_root it met before `disclosed`; if that is not the
     // document's final merkle_root (placed after, or given twice), compare again with the right one.
-    if (signedRoot !== undefined && scan.comparedWith !== claimed) scan = input.rescan(claimed!);
+    if (signedRoot !== undefined && scan.comparedWith !== claimed) scan = await input.rescan(claimed!);
     for (const problem of scan.problems) {
       if (elements.length >= input.maxProblems) break;
       if (problem.kind === 'error') {

@@ -45,12 +45,12 @@ export interface UnsignedScanOptions {
 /**
  * Scans an unsigned envelope, checking each entry as it streams.
  * @example
- * const result = scanUnsignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000 });
+ * const result = await scanUnsignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000 });
  */
-export function scanUnsignedDocument(bytes: Uint8Array, options: UnsignedScanOptions): { ok: true; scan: UnsignedScan } | { ok: false; error: JsonReadError } {
+export async function scanUnsignedDocument(bytes: Uint8Array, options: UnsignedScanOptions): Promise<{ ok: true; scan: UnsignedScan } | { ok: false; error: JsonReadError }> {
   const scanner = createUnsignedScanner(options);
   const result = readJsonDocument(bytes, scanner.visitor, { maxDepth: options.maxDepth });
-  return result.ok ? { ok: true, scan: scanner.result(result.root) } : result;
+  return result.ok ? { ok: true, scan: await scanner.result(result.root) } : result;
 }
 
 /**
@@ -93,7 +93,7 @@ export function createUnsignedScanner(options: UnsignedScanOptions): Scanner<Uns
         for (const problem of problems) if (state.problems.length < options.maxProblems) state.problems.push(problem);
       },
     },
-    result: (root) => ({ ...state, root }),
+    result: async (root) => ({ ...state, root }),
   };
 }
 

@@ -1,0 +1,6 @@
+// The SHA-256 worker when the CLI runs from source (tests, benches under `node --import tsx`):
+// worker threads do not inherit the tsx loader, so register it here, then load the TypeScript.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./sha256-worker.ts');

@@ -1,0 +1,134 @@
+/**
+ * The two hashes of every signed-bundle entry (zaxy spec §6, §8 step 4): its Merkle leaf
+ * SHA-256(0x00 ‖ canonical) and its id SHA-256(canonical). They are computed a batch at a time
+ * through `digestMany`, so a host with a batch hasher (the CLI: a worker thread) hashes while the
+ * parser goes on; without one, each batch is hashed as soon as it is full.
+ *
+ * The scanner writes an entry's canonical bytes straight into the current batch (`begin`), then
+ * commits or abandons them. Results reach `onHashed` in entry order, once per committed entry.
+ * Memory: one batch being filled, plus those the batch hasher has not answered yet.
+ * @module
+ */
+import { digestMany, type Sha256 } from '../../crypto/sha256.ts';
+import { createByteSink, type ByteSink, ensureCapacity } from '../../json/canonical-tape.ts';
+
+/** Canonical bytes per batch: few enough round trips to a worker, little enough held meanwhile. */
+const BATCH_BYTES = 512 * 1024;
+
+/** What `onHashed` gets for one entry; the arrays are views, valid only during the call. */
+export interface HashedEntry {
+  readonly index: number;
+  readonly leaf: Uint8Array;
+  readonly id: Uint8Array;
+  /** The entry's claimed id, when it was handed over for comparing (64 bytes of its JSON string). */
+  readonly claimedId: Uint8Array | undefined;
+  /** The leaf is still wanted (no earlier entry lacked one). */
+  readonly wantLeaf: boolean;
+}
+
+interface Batch {
+  sink: ByteSink;
+  readonly starts: number[];
+  readonly indices: number[];
+  readonly wantLeaf: boolean[];
+  /** 64 bytes per entry: its claimed id (when `hasClaim`). */
+  claims: Uint8Array;
+  readonly hasClaim: boolean[];
+}
+
+export class EntryHashBatches {
+  private batch: Batch = EntryHashBatches.emptyBatch();
+  private begun = -1;
+  private delivered: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly sha256: Sha256,
+    private readonly onHashed: (entry: HashedEntry) => void,
+  ) {}
+
+  private static emptyBatch(): Batch {
+    return { sink: createByteSink(BATCH_BYTES + (1 << 16)), starts: [], indices: [], wantLeaf: [], claims: new Uint8Array(64 * 1024), hasClaim: [] };
+  }
+
+  /** The sink to append the next entry's canonical bytes to (its 0x00 leaf prefix is written). */
+  begin(): ByteSink {
+    const sink = this.batch.sink;
+    ensureCapacity(sink, 1);
+    this.begun = sink.length;
+    sink.bytes[sink.length++] = 0x00;
+    return sink;
+  }
+
+  /** The canonical bytes written since `begin` (without the prefix). */
+  canonical(): Uint8Array {
+    return this.batch.sink.bytes.subarray(this.begun + 1, this.batch.sink.length);
+  }
+
+  /** Forgets what was written since `begin` (the entry has no canonical form). */
+  abandon(): void {
+    this.batch.sink.length = this.begun;
+    this.begun = -1;
+  }
+
+  /**
+   * Commits the entry begun last. `claimedId`, when given, must be 64 bytes: the entry's id string
+   * as it stands in the document, to compare with the hex of the computed id.
+   */
+  commit(index: number, wantLeaf: boolean, claimedId: Uint8Array | undefined): void {
+    const batch = this.batch;
+    const k = batch.starts.length;
+    batch.starts.push(this.begun);
+    batch.indices.push(index);
+    batch.wantLeaf.push(wantLeaf);
+    batch.hasClaim.push(claimedId !== undefined);
+    if (claimedId !== undefined) {
+      if (batch.claims.length < 64 * (k + 1)) {
+        const grown = new Uint8Array(batch.claims.length * 2);
+        grown.set(batch.claims);
+        batch.claims = grown;
+      }
+      batch.claims.set(claimedId, 64 * k);
+    }
+    this.begun = -1;
+    if (batch.sink.length >= BATCH_BYTES) this.flush();
+  }
+
+  /** Hands every committed entry to the hasher and resolves once all have reached `onHashed`. */
+  settled(): Promise<void> {
+    this.flush();
+    return this.delivered;
+  }
+
+  private flush(): void {
+    const batch = this.batch;
+    const count = batch.starts.length;
+    if (count === 0) return;
+    this.batch = EntryHashBatches.emptyBatch();
+    // Two messages per entry over the same bytes: the leaf with the prefix, the id without.
+    const starts = new Uint32Array(2 * count);
+    const ends = new Uint32Array(2 * count);
+    for (let k = 0; k < count; k++) {
+      const end = k + 1 < count ? batch.starts[k + 1]! : batch.sink.length;
+      starts[2 * k] = batch.starts[k]!;
+      starts[2 * k + 1] = batch.starts[k]! + 1;
+      ends[2 * k] = end;
+      ends[2 * k + 1] = end;
+    }
+    const digests = digestMany(this.sha256, batch.sink.bytes.subarray(0, batch.sink.length), starts, ends);
+    // Deliver in entry order, whatever order the hasher answers in.
+    const delivered = Promise.all([this.delivered, digests]).then(([, hashed]) => {
+      for (let k = 0; k < count; k++) {
+        this.onHashed({
+          index: batch.indices[k]!,
+          leaf: hashed.subarray(64 * k, 64 * k + 32),
+          id: hashed.subarray(64 * k + 32, 64 * k + 64),
+          claimedId: batch.hasClaim[k] ? batch.claims.subarray(64 * k, 64 * k + 64) : undefined,
+          wantLeaf: batch.wantLeaf[k]!,
+        });
+      }
+    });
+    // A failed batch is reported by `settled`; until then it must not count as unhandled.
+    delivered.catch(() => undefined);
+    this.delivered = delivered;
+  }
+}

@@ -352,45 +352,69 @@ function hasSpecialByte(word: number): boolean {
   return (lessThanQuoteEnd | backslash) !== 0;
 }
 
-/** The document's bytes as received, addressed by absolute offsets. */
+/**
+ * The document's bytes, addressed by absolute offsets, copied into blocks of our own. A stream's
+ * chunks may be small views of much larger buffers (workerd hands out its request body that way),
+ * and keeping the chunks would keep those buffers whole: a 54 MB export held 200 MB in workerd.
+ * Blocks start at 64 KiB, so small documents stay small, and double up to 1 MiB.
+ */
 class ChunkList {
-  readonly chunks: Uint8Array[] = [];
-  /** Absolute offset of each chunk's first byte. */
+  readonly #blocks: Uint8Array[] = [];
+  /** Absolute offset of each block's first byte. */
   readonly #starts: number[] = [];
+  /** Bytes used in the last block. */
+  #used = 0;
   #length = 0;
 
   get length(): number {
     return this.#length;
   }
 
-  push(chunk: Uint8Array): void {
-    this.chunks.push(chunk);
-    this.#starts.push(this.#length);
-    this.#length += chunk.byteLength;
+  /** The bytes, a view per block. */
+  get chunks(): Uint8Array[] {
+    return this.#blocks.map((block, b) => (b === this.#blocks.length - 1 ? block.subarray(0, this.#used) : block));
   }
 
-  /** Bytes [start, end): a view when they lie in one chunk, else a copy. */
+  push(chunk: Uint8Array): void {
+    let from = 0;
+    while (from < chunk.byteLength) {
+      let block = this.#blocks[this.#blocks.length - 1];
+      if (block === undefined || this.#used === block.byteLength) {
+        block = new Uint8Array(Math.min(MAX_BLOCK_BYTES, Math.max(MIN_BLOCK_BYTES, 2 * (block?.byteLength ?? 0))));
+        this.#blocks.push(block);
+        this.#starts.push(this.#length);
+        this.#used = 0;
+      }
+      const take = Math.min(block.byteLength - this.#used, chunk.byteLength - from);
+      block.set(chunk.subarray(from, from + take), this.#used);
+      this.#used += take;
+      this.#length += take;
+      from += take;
+    }
+  }
+
+  /** Bytes [start, end): a view when they lie in one block, else a copy. */
   read(start: number, end: number): Uint8Array {
-    let c = this.#chunkAt(start);
-    const first = this.chunks[c];
+    let b = this.#blockAt(start);
+    const first = this.#blocks[b];
     if (first === undefined) return new Uint8Array(0);
-    const offset = start - this.#starts[c]!;
+    const offset = start - this.#starts[b]!;
     if (offset + (end - start) <= first.byteLength) return first.subarray(offset, offset + (end - start));
     const out = new Uint8Array(end - start);
     let at = 0;
-    for (let position = start; position < end; c++) {
-      const chunk = this.chunks[c]!;
-      const from = position - this.#starts[c]!;
-      const take = Math.min(chunk.byteLength - from, end - position);
-      out.set(chunk.subarray(from, from + take), at);
+    for (let position = start; position < end; b++) {
+      const block = this.#blocks[b]!;
+      const from = position - this.#starts[b]!;
+      const take = Math.min(block.byteLength - from, end - position);
+      out.set(block.subarray(from, from + take), at);
       at += take;
       position += take;
     }
     return out;
   }
 
-  /** Index of the chunk holding absolute offset `at` (binary search). */
-  #chunkAt(at: number): number {
+  /** Index of the block holding absolute offset `at` (binary search). */
+  #blockAt(at: number): number {
     let low = 0;
     let high = this.#starts.length - 1;
     while (low < high) {
@@ -401,6 +425,9 @@ class ChunkList {
     return low;
   }
 }
+
+const MIN_BLOCK_BYTES = 64 * 1024;
+const MAX_BLOCK_BYTES = 1024 * 1024;
 
 /** Sixteen random hex digits (at call time: workerd forbids random values at module top level). */
 function randomNonce(): string {

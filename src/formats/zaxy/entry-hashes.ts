@@ -15,16 +15,12 @@ import { createByteSink, type ByteSink, ensureCapacity } from '../../json/canoni
 /** Canonical bytes per batch: few enough round trips to a worker, little enough held meanwhile. */
 const BATCH_BYTES = 512 * 1024;
 
-/** What `onHashed` gets for one entry; the arrays are views, valid only during the call. */
-export interface HashedEntry {
-  readonly index: number;
-  readonly leaf: Uint8Array;
-  readonly id: Uint8Array;
-  /** The entry's claimed id, when it was handed over for comparing (64 bytes of its JSON string). */
-  readonly claimedId: Uint8Array | undefined;
-  /** The leaf is still wanted (no earlier entry lacked one). */
-  readonly wantLeaf: boolean;
-}
+/**
+ * Receives one hashed entry: its leaf at `digests[at..at+32)`, its id at `digests[at+32..at+64)`,
+ * and its claimed id (64 bytes of its JSON string) at `claims[claimAt..]`, or `claimAt` -1 when it
+ * was not handed over. Plain arguments, no objects: this runs once per entry of a large bundle.
+ */
+export type OnHashed = (index: number, wantLeaf: boolean, digests: Uint8Array, at: number, claims: Uint8Array, claimAt: number) => void;
 
 interface Batch {
   sink: ByteSink;
@@ -43,7 +39,7 @@ export class EntryHashBatches {
 
   constructor(
     private readonly sha256: Sha256,
-    private readonly onHashed: (entry: HashedEntry) => void,
+    private readonly onHashed: OnHashed,
   ) {}
 
   private static emptyBatch(): Batch {
@@ -71,10 +67,10 @@ export class EntryHashBatches {
   }
 
   /**
-   * Commits the entry begun last. `claimedId`, when given, must be 64 bytes: the entry's id string
-   * as it stands in the document, to compare with the hex of the computed id.
+   * Commits the entry begun last. `claimedId` and `claimAt`, when given, locate 64 bytes: the
+   * entry's id string as it stands in the document, to compare with the hex of the computed id.
    */
-  commit(index: number, wantLeaf: boolean, claimedId: Uint8Array | undefined): void {
+  commit(index: number, wantLeaf: boolean, claimedId?: Uint8Array, claimAt = 0): void {
     const batch = this.batch;
     const k = batch.starts.length;
     batch.starts.push(this.begun);
@@ -87,7 +83,8 @@ export class EntryHashBatches {
         grown.set(batch.claims);
         batch.claims = grown;
       }
-      batch.claims.set(claimedId, 64 * k);
+      const claims = batch.claims;
+      for (let i = 0; i < 64; i++) claims[64 * k + i] = claimedId[claimAt + i]!;
     }
     this.begun = -1;
     if (batch.sink.length >= BATCH_BYTES) this.flush();
@@ -118,13 +115,7 @@ export class EntryHashBatches {
     // Deliver in entry order, whatever order the hasher answers in.
     const delivered = Promise.all([this.delivered, digests]).then(([, hashed]) => {
       for (let k = 0; k < count; k++) {
-        this.onHashed({
-          index: batch.indices[k]!,
-          leaf: hashed.subarray(64 * k, 64 * k + 32),
-          id: hashed.subarray(64 * k + 32, 64 * k + 64),
-          claimedId: batch.hasClaim[k] ? batch.claims.subarray(64 * k, 64 * k + 64) : undefined,
-          wantLeaf: batch.wantLeaf[k]!,
-        });
+        this.onHashed(batch.indices[k]!, batch.wantLeaf[k]!, hashed, 64 * k, batch.claims, batch.hasClaim[k] ? 64 * k : -1);
       }
     });
     // A failed batch is reported by `settled`; until then it must not count as unhandled.

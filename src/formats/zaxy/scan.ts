@@ -21,7 +21,7 @@ import type { JsonReadError } from '../../json/errors.ts';
 import { decodeString, type DocumentRoot, type DocumentVisitor, materialize, readJsonDocument, scalarValue, type TapeNode } from '../../json/reader.ts';
 import { ESCAPED, SLOTS, TAG_ARRAY, TAG_OBJECT, TAG_STRING } from '../../json/tape.ts';
 import type { JsonValue } from '../../json/value.ts';
-import { EntryHashBatches, type HashedEntry } from './entry-hashes.ts';
+import { EntryHashBatches } from './entry-hashes.ts';
 import { iterate, isPyError, pythonFromHex, subscriptTypeError, unpackPair, type PyError } from './python-ops.ts';
 import { pythonRepr } from '../../json/python.ts';
 
@@ -169,7 +169,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   function entryHashes(): EntryHashBatches {
     const scan = entries;
     const late = lateIdProblems;
-    return new EntryHashBatches(sha256, (entry) => hashed(scan, late, entry));
+    return new EntryHashBatches(sha256, (index, wantLeaf, digests, at, claims, claimAt) => hashed(scan, late, index, wantLeaf, digests, at, claims, claimAt));
   }
 
   /** Canonicalises the tape node into the sink after a 0x00 byte; returns the encode error text. */
@@ -206,7 +206,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       return;
     }
     if (idSlot < 0) {
-      hashes.commit(index, keepLeaf, undefined);
+      hashes.commit(index, keepLeaf);
       idProblem({ index, kind: 'missing' });
       return;
     }
@@ -216,13 +216,19 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       const id = sha256.digest(hashes.canonical());
       if (!idMatches(input, tape, idSlot, id)) idMismatch(entries, lateIdProblems, index, id, materialize(input, tape, idSlot));
     }
-    hashes.commit(index, keepLeaf, plainId ? input.subarray(tape[idSlot + 1]!, tape[idSlot + 2]!) : undefined);
+    if (plainId) hashes.commit(index, keepLeaf, input, tape[idSlot + 1]!);
+    else hashes.commit(index, keepLeaf);
   }
 
-  /** A batch of entry hashes came back: keep the leaf, compare the id. */
-  function hashed(scan: EntriesScan, late: IdProblem[], { index, leaf, id, claimedId, wantLeaf }: HashedEntry): void {
-    if (wantLeaf) scan.leaves.set(leaf, 32 * index);
-    if (claimedId !== undefined && !hexEquals(claimedId, id)) idMismatch(scan, late, index, id, UTF8.decode(claimedId));
+  /** A batch of entry hashes came back: keep the leaf, compare the id (see `OnHashed`). */
+  function hashed(scan: EntriesScan, late: IdProblem[], index: number, wantLeaf: boolean, digests: Uint8Array, at: number, claims: Uint8Array, claimAt: number): void {
+    if (wantLeaf) {
+      const leaves = scan.leaves;
+      for (let i = 0, to = 32 * index; i < 32; i++) leaves[to + i] = digests[at + i]!;
+    }
+    if (claimAt >= 0 && !hexEquals(claims, claimAt, digests, at + 32)) {
+      idMismatch(scan, late, index, digests.slice(at + 32, at + 64), UTF8.decode(claims.subarray(claimAt, claimAt + 64)));
+    }
   }
 
   function idMismatch(scan: EntriesScan, late: IdProblem[], index: number, id: Uint8Array, value: JsonValue): void {
@@ -352,10 +358,11 @@ function keyEquals(bytes: Uint8Array, tape: Int32Array, keySlot: number, key: Ui
   return true;
 }
 
-/** The 64 bytes of an id string are the lowercase hex of `id`. */
-function hexEquals(claimed: Uint8Array, id: Uint8Array): boolean {
+/** The 64 bytes at `claimed[from..]` are the lowercase hex of the digest at `id[at..at+32)`. */
+function hexEquals(claimed: Uint8Array, from: number, id: Uint8Array, at: number): boolean {
   for (let i = 0; i < 32; i++) {
-    if (claimed[2 * i] !== HEX_DIGITS[id[i]! >> 4] || claimed[2 * i + 1] !== HEX_DIGITS[id[i]! & 15]) return false;
+    const byte = id[at + i]!;
+    if (claimed[from + 2 * i] !== HEX_DIGITS[byte >> 4] || claimed[from + 2 * i + 1] !== HEX_DIGITS[byte & 15]) return false;
   }
   return true;
 }
@@ -367,11 +374,7 @@ function idMatches(bytes: Uint8Array, tape: Int32Array, idSlot: number, id: Uint
   if (tape[idSlot] !== TAG_STRING) return false;
   const start = tape[idSlot + 1]!;
   if ((tape[idSlot + 3]! & ESCAPED) === 0) {
-    if (tape[idSlot + 2]! - start !== 64) return false;
-    for (let i = 0; i < 32; i++) {
-      if (bytes[start + 2 * i] !== HEX_DIGITS[id[i]! >> 4] || bytes[start + 2 * i + 1] !== HEX_DIGITS[id[i]! & 15]) return false;
-    }
-    return true;
+    return tape[idSlot + 2]! - start === 64 && hexEquals(bytes, start, id, 0);
   }
   return decodeString(bytes, tape, idSlot) === toHex(id);
 }

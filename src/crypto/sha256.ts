@@ -30,7 +30,7 @@ export interface Sha256 {
 export interface Sha256Batch {
   /**
    * The digests of `data[starts[i]..ends[i])` for every i, 32 bytes each, back to back. `data`,
-   * `starts` and `ends` are handed over: the caller must not touch them afterwards.
+   * `starts` and `ends` are read or copied before the call returns: the caller may reuse them.
    */
   digestMany(data: Uint8Array, starts: Uint32Array, ends: Uint32Array): Promise<Uint8Array>;
 }

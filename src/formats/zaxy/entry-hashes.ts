@@ -6,7 +6,8 @@
  *
  * The scanner writes an entry's canonical bytes straight into the current batch (`begin`), then
  * commits or abandons them. Results reach `onHashed` in entry order, once per committed entry.
- * Memory: one batch being filled, plus those the batch hasher has not answered yet.
+ * Memory: the bytes of the batch being filled, plus a few bytes per entry of the batches the
+ * hasher has not answered yet.
  * @module
  */
 import { digestMany, type Sha256 } from '../../crypto/sha256.ts';
@@ -22,8 +23,8 @@ const BATCH_BYTES = 512 * 1024;
  */
 export type OnHashed = (index: number, wantLeaf: boolean, digests: Uint8Array, at: number, claims: Uint8Array, claimAt: number) => void;
 
+/** The entries of one batch, kept until its digests come back. */
 interface Batch {
-  sink: ByteSink;
   readonly starts: number[];
   readonly indices: number[];
   readonly wantLeaf: boolean[];
@@ -33,6 +34,8 @@ interface Batch {
 }
 
 export class EntryHashBatches {
+  /** Canonical bytes of the batch being filled (reused: `digestMany` is done with them when it returns). */
+  private readonly sink: ByteSink = createByteSink(BATCH_BYTES + (1 << 16));
   private batch: Batch = EntryHashBatches.emptyBatch();
   private begun = -1;
   private delivered: Promise<void> = Promise.resolve();
@@ -43,12 +46,12 @@ export class EntryHashBatches {
   ) {}
 
   private static emptyBatch(): Batch {
-    return { sink: createByteSink(BATCH_BYTES + (1 << 16)), starts: [], indices: [], wantLeaf: [], claims: new Uint8Array(64 * 1024), hasClaim: [] };
+    return { starts: [], indices: [], wantLeaf: [], claims: new Uint8Array(128 * 1024), hasClaim: [] };
   }
 
   /** The sink to append the next entry's canonical bytes to (its 0x00 leaf prefix is written). */
   begin(): ByteSink {
-    const sink = this.batch.sink;
+    const sink = this.sink;
     ensureCapacity(sink, 1);
     this.begun = sink.length;
     sink.bytes[sink.length++] = 0x00;
@@ -57,12 +60,12 @@ export class EntryHashBatches {
 
   /** The canonical bytes written since `begin` (without the prefix). */
   canonical(): Uint8Array {
-    return this.batch.sink.bytes.subarray(this.begun + 1, this.batch.sink.length);
+    return this.sink.bytes.subarray(this.begun + 1, this.sink.length);
   }
 
   /** Forgets what was written since `begin` (the entry has no canonical form). */
   abandon(): void {
-    this.batch.sink.length = this.begun;
+    this.sink.length = this.begun;
     this.begun = -1;
   }
 
@@ -87,7 +90,7 @@ export class EntryHashBatches {
       for (let i = 0; i < 64; i++) claims[64 * k + i] = claimedId[claimAt + i]!;
     }
     this.begun = -1;
-    if (batch.sink.length >= BATCH_BYTES) this.flush();
+    if (this.sink.length >= BATCH_BYTES) this.flush();
   }
 
   /** Hands every committed entry to the hasher and resolves once all have reached `onHashed`. */
@@ -105,13 +108,14 @@ export class EntryHashBatches {
     const starts = new Uint32Array(2 * count);
     const ends = new Uint32Array(2 * count);
     for (let k = 0; k < count; k++) {
-      const end = k + 1 < count ? batch.starts[k + 1]! : batch.sink.length;
+      const end = k + 1 < count ? batch.starts[k + 1]! : this.sink.length;
       starts[2 * k] = batch.starts[k]!;
       starts[2 * k + 1] = batch.starts[k]! + 1;
       ends[2 * k] = end;
       ends[2 * k + 1] = end;
     }
-    const digests = digestMany(this.sha256, batch.sink.bytes.subarray(0, batch.sink.length), starts, ends);
+    const digests = digestMany(this.sha256, this.sink.bytes.subarray(0, this.sink.length), starts, ends);
+    this.sink.length = 0;
     // Deliver in entry order, whatever order the hasher answers in.
     const delivered = Promise.all([this.delivered, digests]).then(([, hashed]) => {
       for (let k = 0; k < count; k++) {

@@ -560,8 +560,6 @@ export function scalarValue(bytes: Uint8Array, tape: Int32Array, slot: number): 
 
 /** ASCII bytes as a string (number lexemes, plain keys). */
 export function latin1(bytes: Uint8Array, start: number, end: number): string {
-  // One string, not one per character (a float lexeme is read per entry of a large bundle).
-  if (end - start <= 256) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
   let text = '';
   for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i]!);
   return text;

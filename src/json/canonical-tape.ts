@@ -76,7 +76,30 @@ export interface CanonicalScratch {
   faultEnd: number;
   faultFirst: number;
   faultRunEnd: number;
+  /** Key orders of recently seen object shapes (see `orderMembers`). */
+  readonly shapes: ObjectShape[];
+  shapeNext: number;
 }
+
+/**
+ * The member order of an object shape: its keys in input order and where each goes when sorted.
+ * Documents repeat shapes (every entry of a bundle has the same keys in the same order), and
+ * recognising one costs a byte comparison of its keys instead of a sort.
+ */
+interface ObjectShape {
+  count: number;
+  /** The keys' bytes, back to back, in input order. */
+  keys: Uint8Array;
+  /** End of each key in `keys`. */
+  keyEnds: Int32Array;
+  /** For each sorted position, the input position of its member. */
+  order: Int32Array;
+}
+
+/** Shapes remembered, replaced in turn. */
+const SHAPES = 8;
+/** Objects with more members are always sorted (their keys would not be worth keeping). */
+const MAX_SHAPE_MEMBERS = 32;
 
 const EMPTY_BYTES = new Uint8Array(0);
 const EMPTY_TAPE = new Int32Array(0);
@@ -100,6 +123,8 @@ export function createCanonicalScratch(): CanonicalScratch {
     faultEnd: -1,
     faultFirst: 0,
     faultRunEnd: -1,
+    shapes: Array.from({ length: SHAPES }, () => ({ count: 0, keys: new Uint8Array(256), keyEnds: new Int32Array(MAX_SHAPE_MEMBERS), order: new Int32Array(MAX_SHAPE_MEMBERS) })),
+    shapeNext: 0,
   };
 }
 
@@ -504,7 +529,68 @@ function orderMembers(s: CanonicalScratch, slot: number, count: number, base: nu
     const tag = tape[value]!;
     child = tag === TAG_OBJECT || tag === TAG_ARRAY ? tape[value + 2]! : value + SLOTS;
   }
-  return sortGathered(s, gather, count, base);
+  if (count > MAX_SHAPE_MEMBERS || !plainKeys(s, gather, count)) return sortGathered(s, gather, count, base);
+  if (orderFromShape(s, gather, count, base)) return count;
+  const kept = sortGathered(s, gather, count, base);
+  if (kept === count) rememberShape(s, gather, count, base);
+  return kept;
+}
+
+/** No gathered key has escapes (so each one's bytes are in the input as they compare). */
+function plainKeys(s: CanonicalScratch, gather: number, count: number): boolean {
+  for (let j = 0; j < count; j++) if ((s.tape[s.members[gather + 4 * j]! + 3]! & ESCAPED) !== 0) return false;
+  return true;
+}
+
+/** Puts the gathered members in order at `base` when their keys are a remembered shape's. */
+function orderFromShape(s: CanonicalScratch, gather: number, count: number, base: number): boolean {
+  const members = s.members;
+  const bytes = s.bytes;
+  search: for (const shape of s.shapes) {
+    if (shape.count !== count) continue;
+    const keys = shape.keys;
+    let from = 0;
+    for (let j = 0; j < count; j++) {
+      const start = members[gather + 4 * j + 2]!;
+      const length = members[gather + 4 * j + 3]! - start;
+      if (shape.keyEnds[j]! - from !== length) continue search;
+      for (let i = 0; i < length; i++) if (keys[from + i] !== bytes[start + i]) continue search;
+      from += length;
+    }
+    for (let j = 0; j < count; j++) {
+      const at = gather + 4 * shape.order[j]!;
+      const to = base + 4 * j;
+      members[to] = members[at]!;
+      members[to + 1] = members[at + 1]!;
+      members[to + 2] = members[at + 2]!;
+      members[to + 3] = members[at + 3]!;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** Remembers the order `sortGathered` just found (distinct plain keys), in place of the oldest shape. */
+function rememberShape(s: CanonicalScratch, gather: number, count: number, base: number): void {
+  const members = s.members;
+  const shape = s.shapes[s.shapeNext]!;
+  s.shapeNext = (s.shapeNext + 1) % SHAPES;
+  let length = 0;
+  for (let j = 0; j < count; j++) length += members[gather + 4 * j + 3]! - members[gather + 4 * j + 2]!;
+  if (shape.keys.length < length) shape.keys = new Uint8Array(2 * length);
+  let end = 0;
+  for (let j = 0; j < count; j++) {
+    const start = members[gather + 4 * j + 2]!;
+    const stop = members[gather + 4 * j + 3]!;
+    shape.keys.set(s.bytes.subarray(start, stop), end);
+    end += stop - start;
+    shape.keyEnds[j] = end;
+    // The sorted member j is the gathered member with the same key slot.
+    let input = 0;
+    while (members[gather + 4 * input] !== members[base + 4 * j]) input++;
+    shape.order[j] = input;
+  }
+  shape.count = count;
 }
 
 /** Sorts the gathered members into `base` (stable insertion sort), dropping all but the last of equal keys. */

@@ -20,7 +20,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Canonical text of a JSON document by both writers; asserts they agree. */
-function canonical(text: string): string {
+function canonical(text: string, scratch = createCanonicalScratch()): string {
   const bytes = encoder.encode(text);
   const read = readJson(bytes);
   assert.ok(read.ok, text);
@@ -28,7 +28,7 @@ function canonical(text: string): string {
   const context = createScanContext(bytes, 1000);
   assert.ok(scanValue(context, 0, 0) >= 0);
   const sink = createByteSink(8);
-  const fault = writeCanonicalFromTape(bytes, context.tape.data, 0, sink, createCanonicalScratch());
+  const fault = writeCanonicalFromTape(bytes, context.tape.data, 0, sink, scratch);
   if (!tree.ok) {
     assert.ok(fault !== undefined);
     assert.equal(surrogateErrorMessage(fault), tree.message);
@@ -136,6 +136,21 @@ test('both writers agree on random JSON (fast-check)', () => {
       canonical(JSON.stringify(object));
     }),
     { numRuns: 1000 },
+  );
+});
+
+// The writer remembers the member order of object shapes it has sorted (keys, in input order):
+// objects that share keys, repeat them in another order, differ in one key or its length, or hold
+// duplicates and escapes must all come out as if sorted afresh, however many came before.
+test('remembered object shapes never change the output (one scratch over many documents)', () => {
+  const scratch = createCanonicalScratch();
+  const key = fc.constantFrom('a', 'b', 'ab', 'ba', 'c', 'é', 'a\\u0062', 'aa', 'content', 'kind', 'id', 'x'.repeat(40));
+  const object = fc.array(fc.tuple(key, fc.integer()), { maxLength: 12 }).map((members) => `{${members.map(([k, v]) => `"${k}": ${v}`).join(', ')}}`);
+  fc.assert(
+    fc.property(fc.array(object, { minLength: 1, maxLength: 20 }), (objects) => {
+      canonical(`[${objects.join(', ')}]`, scratch);
+    }),
+    { numRuns: 3000 },
   );
 });
 

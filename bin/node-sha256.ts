@@ -15,6 +15,7 @@
 import crypto, { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { Sha256, Sha256Batch, Sha256Hasher } from '../src/crypto/sha256.ts';
+import type { Sha256Job } from './sha256-worker.ts';
 
 type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: 'latin1') => string;
 
@@ -36,28 +37,30 @@ export function digestInto(data: Uint8Array, target: Uint8Array, offset: number)
   for (let i = 0; i < 32; i++) target[offset + i] = text.charCodeAt(i);
 }
 
-/** A copy of `array` in a SharedArrayBuffer (seen by the worker as it is, without a copy). */
-function shared<T extends Uint8Array | Uint32Array>(array: T): T {
-  const copy = new (array.constructor as new (buffer: SharedArrayBuffer) => T)(new SharedArrayBuffer(array.byteLength));
-  copy.set(array);
-  return copy;
-}
-
 /**
  * `Sha256Batch` on a worker thread, started at the first batch. The worker keeps the process
  * alive only while a batch is out.
+ *
+ * A batch travels in shared memory, not in transferred buffers: detaching any ArrayBuffer makes
+ * V8 check for detached buffers on every typed-array access from then on, which made the parser
+ * twice as slow. Each batch is copied into a SharedArrayBuffer (`Sha256Job` has the layout), the
+ * worker writes the digests into it too, and it is used again once they are copied out.
  */
 function workerBatch(): Sha256Batch {
   let worker: Worker | undefined;
-  const waiting: { resolve: (digests: Uint8Array) => void; reject: (error: unknown) => void }[] = [];
+  const waiting: { job: Sha256Job; resolve: (digests: Uint8Array) => void; reject: (error: unknown) => void }[] = [];
+  const spare: SharedArrayBuffer[] = [];
   const start = (): Worker => {
     // Bundled, the CLI sits in dist/cli.js beside dist/sha256-worker.js; from source (tests, tsx),
     // a bootstrap registers tsx in the worker and loads the .ts file.
     const file = import.meta.url.endsWith('.ts') ? './sha256-worker-source.mjs' : './sha256-worker.js';
     const started = new Worker(new URL(file, import.meta.url));
     started.unref();
-    started.on('message', (digests: Uint8Array) => {
-      waiting.shift()!.resolve(digests);
+    started.on('message', () => {
+      const { job, resolve } = waiting.shift()!;
+      const digests = new Uint8Array(job.memory, 8 * job.count + job.dataBytes, 32 * job.count).slice();
+      spare.push(job.memory);
+      resolve(digests);
       if (waiting.length === 0) started.unref();
     });
     const fail = (error: unknown): void => {
@@ -72,13 +75,18 @@ function workerBatch(): Sha256Batch {
     digestMany(data, starts, ends) {
       worker ??= start();
       const running = worker;
+      const count = starts.length;
+      const bytes = 8 * count + data.byteLength + 32 * count;
+      const reused = spare.findIndex((memory) => memory.byteLength >= bytes);
+      const memory = reused >= 0 ? spare.splice(reused, 1)[0]! : new SharedArrayBuffer(Math.max(bytes, 1 << 20));
+      new Uint32Array(memory, 0, count).set(starts);
+      new Uint32Array(memory, 4 * count, count).set(ends);
+      new Uint8Array(memory, 8 * count, data.byteLength).set(data);
+      const job: Sha256Job = { memory, count, dataBytes: data.byteLength };
       return new Promise<Uint8Array>((resolve, reject) => {
         if (waiting.length === 0) running.ref();
-        waiting.push({ resolve, reject });
-        // Shared, not transferred: detaching any ArrayBuffer makes V8 check for detached buffers on
-        // every typed-array access from then on, which made the parser twice as slow. The copy
-        // into shared memory costs about 50 µs a batch.
-        running.postMessage({ data: shared(data), starts: shared(starts), ends: shared(ends) });
+        waiting.push({ job, resolve, reject });
+        running.postMessage(job);
       });
     },
   };

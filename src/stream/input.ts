@@ -25,12 +25,13 @@ export function toByteStream(input: VerifyInput): { stream: ReadableStream<Uint8
   if (typeof Blob !== 'undefined' && input instanceof Blob) {
     return { stream: input.stream() as ReadableStream<Uint8Array>, totalBytes: input.size };
   }
+  // Streams before Responses: in Node the first use of Response loads its fetch implementation.
+  if (typeof ReadableStream !== 'undefined' && input instanceof ReadableStream) return { stream: input };
   if (typeof Response !== 'undefined' && input instanceof Response) {
     const length = Number(input.headers.get('content-length'));
     const stream = input.body ?? streamOfBytes(new Uint8Array(0));
     return Number.isSafeInteger(length) && length >= 0 ? { stream, totalBytes: length } : { stream };
   }
-  if (typeof ReadableStream !== 'undefined' && input instanceof ReadableStream) return { stream: input };
   throw new TypeError('input must be a Uint8Array, ArrayBuffer, string, Blob, ReadableStream<Uint8Array> or Response');
 }
 

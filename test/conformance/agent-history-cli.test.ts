@@ -2,9 +2,14 @@
 // stdin, plain and gzip, format auto-detected): exit code and the JSON report agree with the
 // fixture's expectation. Run `npm run build` first (the CLI runs from dist/).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import type { Report } from '../../src/report/types.ts';
+import { verify } from '../../src/verify.ts';
+import { execLines } from '../runtimes/exec-stream.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, loadCases } from '../helpers/fixtures.ts';
 import { assertMatchesExpectation, type NdjsonCase } from './agent-history-expect.ts';
@@ -55,6 +60,28 @@ describe('agent-history and codex-exec through the CLI', () => {
       assert.equal(result.status, testCase.expected.valid ? 0 : 1);
     });
   }
+
+  // Files over 4 MiB are not read whole: the CLI streams them from disk in 1 MiB reads.
+  it('streams a file over 4 MiB from disk: the report the core gives for its bytes, plain and gzip', async () => {
+    const bytes = execLines(40_000);
+    assert.ok(bytes.length > 6 * 2 ** 20, `${bytes.length} bytes`);
+    const folder = mkdtempSync(join(tmpdir(), 'verify-export-cli-'));
+    try {
+      for (const [name, content] of [['long.jsonl', bytes], ['long.jsonl.gz', gzipSync(bytes, { level: 1 })]] as const) {
+        const file = join(folder, name);
+        writeFileSync(file, content);
+        const result = runCli(['--format', 'json', file]);
+        assert.equal(result.stderr, '', name);
+        const report = JSON.parse(result.stdout) as Report;
+        const expected = await verify(content, { name: file });
+        assert.deepEqual({ ...report, stats: null }, { ...expected, stats: null }, name);
+        assert.equal(report.stats.bytes_read, content.length, name);
+        assert.equal(result.status, 1, `${name}: the stream has no exec:end`);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 
   it('prints a text report naming the schema', () => {
     const result = runCli([fixturePath('agent-history', 'real-impl-small-claude-20251120090628_agent-d75d6769.ndjson')]);

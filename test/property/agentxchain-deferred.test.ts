@@ -47,8 +47,9 @@ function streamOf(bytes: Uint8Array, cuts: readonly number[]): ReadableStream<Ui
 async function ours(bytes: Uint8Array, cuts: readonly number[] = []): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
   const parsed = await readDocument(streamOf(bytes, cuts), { maxBytes: 1 << 30 });
   assert.equal(parsed.byteLength, bytes.byteLength);
-  // A deep copy reads every getter, and keeps own-key order for the comparison below.
-  return parsed.ok ? { ok: true, value: JSON.parse(JSON.stringify(parsed.value)) as unknown } : { ok: false, message: parsed.message };
+  // A deep copy reads every getter, and keeps own-key order for the comparison below. Not through
+  // JSON text: that turned an Infinity (`1E309` in a damaged export) into null on this side only.
+  return parsed.ok ? { ok: true, value: structuredClone(parsed.value) as unknown } : { ok: false, message: parsed.message };
 }
 
 /** Same value with the same own-key order at every level. */

@@ -20,8 +20,7 @@ export interface Sha256 {
   create(): Sha256Hasher;
   /**
    * Optional: many digests at once, computed elsewhere while the caller goes on (the CLI hashes
-   * on a worker thread, so the parser keeps the main one). Without it, `digestMany` below hashes
-   * in place.
+   * a bundle's entries on a worker thread, so the parser keeps the main one).
    */
   readonly batch?: Sha256Batch;
 }
@@ -33,16 +32,4 @@ export interface Sha256Batch {
    * `starts` and `ends` are read or copied before the call returns: the caller may reuse them.
    */
   digestMany(data: Uint8Array, starts: Uint32Array, ends: Uint32Array): Promise<Uint8Array>;
-}
-
-/**
- * `sha256.batch.digestMany` when there is one, else the same digests computed here and now.
- * @example
- * const digests = await digestMany(sha256, bytes, Uint32Array.of(0), Uint32Array.of(bytes.length));
- */
-export function digestMany(sha256: Sha256, data: Uint8Array, starts: Uint32Array, ends: Uint32Array): Promise<Uint8Array> {
-  if (sha256.batch !== undefined) return sha256.batch.digestMany(data, starts, ends);
-  const digests = new Uint8Array(32 * starts.length);
-  for (let i = 0; i < starts.length; i++) digests.set(sha256.digest(data.subarray(starts[i]!, ends[i]!)), 32 * i);
-  return Promise.resolve(digests);
 }

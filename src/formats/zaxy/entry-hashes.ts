@@ -1,8 +1,8 @@
 /**
  * The two hashes of every signed-bundle entry (zaxy spec §6, §8 step 4): its Merkle leaf
- * SHA-256(0x00 ‖ canonical) and its id SHA-256(canonical). They are computed a batch at a time
- * through `digestMany`, so a host with a batch hasher (the CLI: a worker thread) hashes while the
- * parser goes on; without one, each batch is hashed as soon as it is full.
+ * SHA-256(0x00 ‖ canonical) and its id SHA-256(canonical). With a batch hasher (`Sha256.batch`:
+ * the CLI's worker thread) they are computed a batch at a time while the parser goes on; without
+ * one, each entry is hashed when it is committed.
  *
  * The scanner writes an entry's canonical bytes straight into the current batch (`begin`), then
  * commits or abandons them. Results reach `onHashed` in entry order, once per committed entry.
@@ -10,7 +10,7 @@
  * hasher has not answered yet.
  * @module
  */
-import { digestMany, type Sha256 } from '../../crypto/sha256.ts';
+import type { Sha256 } from '../../crypto/sha256.ts';
 import { createByteSink, type ByteSink, ensureCapacity } from '../../json/canonical-tape.ts';
 
 /** Canonical bytes per batch: few enough round trips to a worker, little enough held meanwhile. */
@@ -39,6 +39,8 @@ export class EntryHashBatches {
   private batch: Batch = EntryHashBatches.emptyBatch();
   private begun = -1;
   private delivered: Promise<void> = Promise.resolve();
+  /** The two digests of an entry hashed at once (no batch hasher). */
+  private readonly now = new Uint8Array(64);
 
   constructor(
     private readonly sha256: Sha256,
@@ -74,6 +76,7 @@ export class EntryHashBatches {
    * entry's id string as it stands in the document, to compare with the hex of the computed id.
    */
   commit(index: number, wantLeaf: boolean, claimedId?: Uint8Array, claimAt = 0): void {
+    if (this.sha256.batch === undefined) return this.hashNow(index, wantLeaf, claimedId, claimAt);
     const batch = this.batch;
     const k = batch.starts.length;
     batch.starts.push(this.begun);
@@ -91,6 +94,16 @@ export class EntryHashBatches {
     }
     this.begun = -1;
     if (this.sink.length >= BATCH_BYTES) this.flush();
+  }
+
+  /** Without a batch hasher there is nothing to overlap with, and no batch worth holding. */
+  private hashNow(index: number, wantLeaf: boolean, claimedId: Uint8Array | undefined, claimAt: number): void {
+    const sink = this.sink;
+    if (wantLeaf) this.now.set(this.sha256.digest(sink.bytes.subarray(this.begun, sink.length)), 0);
+    this.now.set(this.sha256.digest(sink.bytes.subarray(this.begun + 1, sink.length)), 32);
+    sink.length = 0;
+    this.begun = -1;
+    this.onHashed(index, wantLeaf, this.now, 0, claimedId ?? this.now, claimedId === undefined ? -1 : claimAt);
   }
 
   /** Hands every committed entry to the hasher and resolves once all have reached `onHashed`. */
@@ -114,7 +127,7 @@ export class EntryHashBatches {
       ends[2 * k] = end;
       ends[2 * k + 1] = end;
     }
-    const digests = digestMany(this.sha256, this.sink.bytes.subarray(0, this.sink.length), starts, ends);
+    const digests = this.sha256.batch!.digestMany(this.sink.bytes.subarray(0, this.sink.length), starts, ends);
     this.sink.length = 0;
     // Deliver in entry order, whatever order the hasher answers in.
     const delivered = Promise.all([this.delivered, digests]).then(([, hashed]) => {

@@ -89,8 +89,7 @@ export class EntryHashBatches {
         grown.set(batch.claims);
         batch.claims = grown;
       }
-      const claims = batch.claims;
-      for (let i = 0; i < 64; i++) claims[64 * k + i] = claimedId[claimAt + i]!;
+      batch.claims.set(claimedId.subarray(claimAt, claimAt + 64), 64 * k);
     }
     this.begun = -1;
     if (this.sink.length >= BATCH_BYTES) this.flush();

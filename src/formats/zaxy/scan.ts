@@ -222,10 +222,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
 
   /** A batch of entry hashes came back: keep the leaf, compare the id (see `OnHashed`). */
   function hashed(scan: EntriesScan, late: IdProblem[], index: number, wantLeaf: boolean, digests: Uint8Array, at: number, claims: Uint8Array, claimAt: number): void {
-    if (wantLeaf) {
-      const leaves = scan.leaves;
-      for (let i = 0, to = 32 * index; i < 32; i++) leaves[to + i] = digests[at + i]!;
-    }
+    if (wantLeaf) scan.leaves.set(digests.subarray(at, at + 32), 32 * index);
     if (claimAt >= 0 && !hexEquals(claims, claimAt, digests, at + 32)) {
       idMismatch(scan, late, index, digests.slice(at + 32, at + 64), UTF8.decode(claims.subarray(claimAt, claimAt + 64)));
     }
@@ -384,20 +381,31 @@ const GRAIN = /* @__PURE__ */ new TextEncoder().encode('grain');
 const SEQ = /* @__PURE__ */ new TextEncoder().encode('seq');
 const VALID_FROM = /* @__PURE__ */ new TextEncoder().encode('valid_from');
 
-/** kind, grain, seq, valid_from of an entry (only scalar values are kept). */
+/** kind, grain, seq, valid_from of an entry (only scalar values are kept), in one pass over its members. */
 function entryFacts(bytes: Uint8Array, tape: Int32Array, contentSlot: number): EntryFacts {
   if (tape[contentSlot] !== TAG_OBJECT) return { kind: null, grain: null, seq: null, valid_from: null };
-  const text = (key: Uint8Array): string | null => {
-    const slot = memberValue(bytes, tape, contentSlot, key);
-    return slot >= 0 && tape[slot] === TAG_STRING ? decodeString(bytes, tape, slot) : null;
-  };
-  const seqSlot = memberValue(bytes, tape, contentSlot, SEQ);
+  // Value slots of the four keys (the last of duplicates, as Python keeps).
+  let kind = -1;
+  let grain = -1;
+  let seqSlot = -1;
+  let validFrom = -1;
+  const count = tape[contentSlot + 1]!;
+  let key = contentSlot + SLOTS;
+  for (let j = 0; j < count; j++) {
+    const value = key + SLOTS;
+    if (keyEquals(bytes, tape, key, KIND)) kind = value;
+    else if (keyEquals(bytes, tape, key, GRAIN)) grain = value;
+    else if (keyEquals(bytes, tape, key, SEQ)) seqSlot = value;
+    else if (keyEquals(bytes, tape, key, VALID_FROM)) validFrom = value;
+    key = nextSlot(tape, value);
+  }
+  const text = (slot: number): string | null => (slot >= 0 && tape[slot] === TAG_STRING ? decodeString(bytes, tape, slot) : null);
   let seq: number | string | null = null;
   if (seqSlot >= 0 && tape[seqSlot] !== TAG_OBJECT && tape[seqSlot] !== TAG_ARRAY) {
     const value = scalarValue(bytes, tape, seqSlot);
     if (typeof value === 'bigint') seq = Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   }
-  return { kind: text(KIND), grain: text(GRAIN), seq, valid_from: text(VALID_FROM) };
+  return { kind: text(kind), grain: text(grain), seq, valid_from: text(validFrom) };
 }
 
 const PROOF = /* @__PURE__ */ new TextEncoder().encode('proof');

@@ -19,8 +19,10 @@ import type { Sha256Job } from './sha256-worker.ts';
 
 type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: 'latin1') => string;
 
-/** `crypto.hash` arrived in Node 20.12 / 21.7; older Nodes use `createHash`. */
-// Cast: Node's typings list only 'binary', its other name for latin1, whose lookup is slower.
+/**
+ * `crypto.hash` arrived in Node 20.12 / 21.7; older Nodes use `createHash`. (Cast: Node's typings
+ * list only 'binary', its other name for latin1, whose lookup is slower.)
+ */
 const oneShot = (crypto as unknown as { hash?: OneShotHash }).hash;
 
 /**

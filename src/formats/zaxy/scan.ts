@@ -212,12 +212,12 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     }
     // The usual id, 64 plain bytes, is compared when its hash comes back; any other is compared now.
     const plainId = tape[idSlot] === TAG_STRING && (tape[idSlot + 3]! & ESCAPED) === 0 && tape[idSlot + 2]! - tape[idSlot + 1]! === 64;
-    if (!plainId) {
+    if (plainId) hashes.commit(index, keepLeaf, input, tape[idSlot + 1]!);
+    else {
       const id = sha256.digest(hashes.canonical());
       if (!idMatches(input, tape, idSlot, id)) idMismatch(entries, lateIdProblems, index, id, materialize(input, tape, idSlot));
+      hashes.commit(index, keepLeaf);
     }
-    if (plainId) hashes.commit(index, keepLeaf, input, tape[idSlot + 1]!);
-    else hashes.commit(index, keepLeaf);
   }
 
   /** A batch of entry hashes came back: keep the leaf, compare the id (see `OnHashed`). */
@@ -302,7 +302,8 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       await hashes.settled();
       // One id problem at most per entry: in entry order, the first maxProblems of both lists.
       const all = [...entries.idProblems, ...lateIdProblems].sort((a, b) => a.index - b.index);
-      entries.idProblems.splice(0, entries.idProblems.length, ...all.slice(0, options.maxProblems));
+      entries.idProblems.length = 0;
+      for (const problem of all.slice(0, options.maxProblems)) entries.idProblems.push(problem);
       return { root, entries, disclosed };
     },
   };

@@ -1,4 +1,5 @@
-// Builds the Node CLI bundle (dist/cli.js, and dist/sha256-worker.js, its hashing thread). Runs on `npm install` (prepare) and `npm run build`.
+// Builds the Node CLI bundle (dist/cli.js, and dist/sha256-worker.js, its hashing thread). Runs on
+// `npm install` (prepare) and `npm run build`.
 import { build } from 'esbuild';
 
 await build({

@@ -89,17 +89,21 @@ export interface CanonicalScratch {
 interface ObjectShape {
   count: number;
   /** The keys' bytes, back to back, in input order. */
-  keys: Uint8Array;
+  readonly keys: Uint8Array;
   /** End of each key in `keys`. */
-  keyEnds: Int32Array;
+  readonly keyEnds: Int32Array;
   /** For each sorted position, the input position of its member. */
-  order: Int32Array;
+  readonly order: Int32Array;
 }
 
 /** Shapes remembered, replaced in turn. */
 const SHAPES = 8;
-/** Objects with more members are always sorted (their keys would not be worth keeping). */
+/**
+ * Objects with more members, or longer keys in all, are always sorted: what is remembered stays
+ * small (a hostile document's giant keys are not copied), and such objects are not worth it.
+ */
 const MAX_SHAPE_MEMBERS = 32;
+const MAX_SHAPE_KEY_BYTES = 1024;
 
 const EMPTY_BYTES = new Uint8Array(0);
 const EMPTY_TAPE = new Int32Array(0);
@@ -123,7 +127,7 @@ export function createCanonicalScratch(): CanonicalScratch {
     faultEnd: -1,
     faultFirst: 0,
     faultRunEnd: -1,
-    shapes: Array.from({ length: SHAPES }, () => ({ count: 0, keys: new Uint8Array(256), keyEnds: new Int32Array(MAX_SHAPE_MEMBERS), order: new Int32Array(MAX_SHAPE_MEMBERS) })),
+    shapes: Array.from({ length: SHAPES }, () => ({ count: 0, keys: new Uint8Array(MAX_SHAPE_KEY_BYTES), keyEnds: new Int32Array(MAX_SHAPE_MEMBERS), order: new Int32Array(MAX_SHAPE_MEMBERS) })),
     shapeNext: 0,
   };
 }
@@ -570,14 +574,14 @@ function orderFromShape(s: CanonicalScratch, gather: number, count: number, base
   return false;
 }
 
-/** Remembers the order `sortGathered` just found (distinct plain keys), in place of the oldest shape. */
+/** Remembers the order `sortGathered` just found (distinct plain keys, not too long), in place of the oldest shape. */
 function rememberShape(s: CanonicalScratch, gather: number, count: number, base: number): void {
   const members = s.members;
-  const shape = s.shapes[s.shapeNext]!;
-  s.shapeNext = (s.shapeNext + 1) % SHAPES;
   let length = 0;
   for (let j = 0; j < count; j++) length += members[gather + 4 * j + 3]! - members[gather + 4 * j + 2]!;
-  if (shape.keys.length < length) shape.keys = new Uint8Array(2 * length);
+  if (length > MAX_SHAPE_KEY_BYTES) return;
+  const shape = s.shapes[s.shapeNext]!;
+  s.shapeNext = (s.shapeNext + 1) % SHAPES;
   let end = 0;
   for (let j = 0; j < count; j++) {
     const start = members[gather + 4 * j + 2]!;

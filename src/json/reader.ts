@@ -135,6 +135,9 @@ export interface DocumentReaderOptions extends ReadJsonOptions {
   readonly maxRetainedBytes?: number;
 }
 
+/** Where `createDocumentReader` is in the root object; `whole`: left for a reading of the whole document. */
+type ReaderState = 'start' | 'first-member' | 'member' | 'colon' | 'value' | 'first-element' | 'element' | 'after-element' | 'after-member' | 'trailing' | 'whole';
+
 /**
  * `readJsonDocument` for input that arrives in chunks: the root object and its streamed arrays are
  * read while later bytes are still coming (e.g. while gzip decompresses on another thread), so
@@ -170,8 +173,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   const stack: number[] = [];
   const root = new Map<string, JsonValue | StreamedArray>();
   const element: { bytes: Uint8Array; tape: Int32Array; node: number } = { bytes: buffer, tape: tape.data, node: 0 };
-  type State = 'start' | 'first-member' | 'member' | 'colon' | 'value' | 'first-element' | 'element' | 'after-element' | 'after-member' | 'trailing' | 'whole';
-  let state: State = 'start';
+  let state: ReaderState = 'start';
   let pos = 0;
   let key = '';
   let index = 0;
@@ -345,7 +347,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
  * The error `readJsonDocument` gives when the input ends in each state of `createDocumentReader`
  * (what `walkRootObject` / `walkStreamedArray` / `scanValue` expect next there).
  */
-const END_OF_INPUT_ERRORS = {
+const END_OF_INPUT_ERRORS: Record<Exclude<ReaderState, 'trailing' | 'whole'>, string> = {
   start: 'Expecting value',
   'first-member': 'Expecting property name enclosed in double quotes',
   member: 'Expecting property name enclosed in double quotes',
@@ -355,9 +357,7 @@ const END_OF_INPUT_ERRORS = {
   element: 'Expecting value',
   'after-element': "Expecting ',' delimiter",
   'after-member': "Expecting ',' delimiter",
-  trailing: 'Extra data',
-  whole: 'Expecting value',
-} as const;
+};
 
 /**
  * Reads the one value starting at byte `offset` of a document (e.g. an offset kept from an

@@ -161,6 +161,8 @@ type ReaderState = 'start' | 'first-member' | 'member' | 'colon' | 'value' | 'fi
 export function createDocumentReader(visitor: DocumentVisitor, options: DocumentReaderOptions = {}): DocumentReader {
   const maxDepth = options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth;
   const maxRetained = options.maxRetainedBytes ?? Infinity;
+  /** Never more read-ahead than may be retained (a small bound still drops as it reads). */
+  const scanAhead = Math.min(SCAN_AHEAD_BYTES, maxRetained);
   let buffer = new Uint8Array(Math.max(1 << 16, Math.min(options.expectedBytes ?? 1 << 20, maxRetained + (1 << 20))));
   let length = 0;
   /** Offset in the document of `buffer[0]`: bytes before it were dropped. */
@@ -241,7 +243,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
             state = 'first-element';
             continue;
           }
-          if (!final && length - at < SCAN_AHEAD_BYTES) return;
+          if (!final && length - at < scanAhead) return;
           tape.length = 0;
           const end = scanValue(context, at, 1);
           if (end < 0 || (end === length && !final)) return failed(at);
@@ -258,7 +260,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
           } else state = 'element';
           continue;
         case 'element': {
-          if (!final && length - at < SCAN_AHEAD_BYTES) return;
+          if (!final && length - at < scanAhead) return;
           tape.length = 0;
           const end = scanValue(context, at, 2);
           if (end < 0 || (end === length && !final)) return failed(at);
@@ -350,7 +352,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
  * cut short by the end of the bytes so far fails and is scanned again later; worse, each place in
  * the scanner where such a failure first happens makes V8 throw away the scanner's optimised code
  * (no type feedback there yet) and compile it again, 20–50 ms of CPU each time. Values shorter
- * than this (a bundle's entries) are never cut.
+ * than this (a bundle's entries) are never cut. (At most `maxRetainedBytes`, which bounds what is held.)
  */
 const SCAN_AHEAD_BYTES = 64 * 1024;
 

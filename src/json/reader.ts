@@ -161,8 +161,8 @@ type ReaderState = 'start' | 'first-member' | 'member' | 'colon' | 'value' | 'fi
 export function createDocumentReader(visitor: DocumentVisitor, options: DocumentReaderOptions = {}): DocumentReader {
   const maxDepth = options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth;
   const maxRetained = options.maxRetainedBytes ?? Infinity;
-  /** Never more read-ahead than may be retained (a small bound still drops as it reads). */
-  const scanAhead = Math.min(SCAN_AHEAD_BYTES, maxRetained);
+  /** Read-ahead is a small part of what may be retained, so a bound on held bytes stays one. */
+  const scanAhead = Math.min(SCAN_AHEAD_BYTES, Math.floor(maxRetained / 16));
   let buffer = new Uint8Array(Math.max(1 << 16, Math.min(options.expectedBytes ?? 1 << 20, maxRetained + (1 << 20))));
   let length = 0;
   /** Offset in the document of `buffer[0]`: bytes before it were dropped. */
@@ -352,7 +352,8 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
  * cut short by the end of the bytes so far fails and is scanned again later; worse, each place in
  * the scanner where such a failure first happens makes V8 throw away the scanner's optimised code
  * (no type feedback there yet) and compile it again, 20–50 ms of CPU each time. Values shorter
- * than this (a bundle's entries) are never cut. (At most `maxRetainedBytes`, which bounds what is held.)
+ * than this (a bundle's entries) are never cut. With `maxRetainedBytes`, the margin is at most a
+ * sixteenth of it, so that bound on held bytes still holds.
  */
 const SCAN_AHEAD_BYTES = 64 * 1024;
 

@@ -119,6 +119,24 @@ test('batch hashing on a worker thread gives the same report as hashing in place
   }
 });
 
+// Batched ids are compared when their hashes come back; unusual ids (here not 64 characters) at
+// once, before the batches of earlier entries. Past limits.maxFindings, the findings kept must
+// still be those of the first entries, as in place.
+test('batch hashing keeps the first entries\' id findings when there are more than maxFindings', async () => {
+  const inPlace = { digest: nodeSha256.digest, create: nodeSha256.create };
+  const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as { entries: { id: string }[] };
+  bundle.entries.forEach((entry, index) => {
+    entry.id = index < 10 ? String(index % 10).repeat(64) : `short-${index}`;
+  });
+  const bytes = new TextEncoder().encode(JSON.stringify(bundle));
+  for (const maxFindings of [1, 2, 5, 12]) {
+    const batched = await verifyZaxy(bytes, { sha256: nodeSha256, limits: { maxFindings } });
+    const hashedInPlace = await verifyZaxy(bytes, { sha256: inPlace, limits: { maxFindings } });
+    assert.deepEqual(batched.findings, hashedInPlace.findings, `maxFindings ${maxFindings}`);
+    assert.equal(batched.findings[0]!.path, '$.entries[0].id');
+  }
+});
+
 test('a batch hasher that fails makes an internal-error report, not a crash', async () => {
   const failing = { digest: nodeSha256.digest, create: nodeSha256.create, batch: { digestMany: () => Promise.reject(new Error('hashing thread died')) } };
   const report = await verifyZaxy(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json')), { sha256: failing });

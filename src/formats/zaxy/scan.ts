@@ -228,9 +228,18 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     }
   }
 
+  /**
+   * A mismatch is found out of entry order: most when their batch's hashes come back, others
+   * (unusual ids) at once, before the batches of earlier entries. So `late` is not cut at the
+   * first `maxProblems` found but trimmed to those of the lowest entries; `result` merges it
+   * with the problems found in order.
+   */
   function idMismatch(scan: EntriesScan, late: IdProblem[], index: number, id: Uint8Array, value: JsonValue): void {
-    // Found out of entry order (most when their hash comes back): `result` sorts them in.
-    if (late.length < options.maxProblems) late.push({ index, kind: 'mismatch', expected: toHex(id), actual: typeof value === 'string' ? value : pythonRepr(value) });
+    late.push({ index, kind: 'mismatch', expected: toHex(id), actual: typeof value === 'string' ? value : pythonRepr(value) });
+    if (late.length >= 2 * options.maxProblems) {
+      late.sort((a, b) => a.index - b.index);
+      late.length = options.maxProblems;
+    }
     scan.idProblemCount++;
   }
 

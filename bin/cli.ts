@@ -12,7 +12,7 @@ import type { Report } from '../src/report/types.ts';
 import { verify } from '../src/verify.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { nodeGunzip } from './node-gunzip.ts';
-import { nodeSha256 } from './node-sha256.ts';
+import { nodeEntryHasher, nodeSha256 } from './node-sha256.ts';
 import { renderText } from './text-report.ts';
 
 /**
@@ -130,7 +130,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return printUnreadable(args, label, (error as Error).message);
   }
   try {
-    const report = await verify(file.input, { ...args.options, name: label, sha256: nodeSha256, gunzip: nodeGunzip });
+    const report = await verify(file.input, { ...args.options, name: label, sha256: nodeSha256, entryHasher: nodeEntryHasher, gunzip: nodeGunzip });
     return print(args, report);
   } finally {
     await file.close();

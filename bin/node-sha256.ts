@@ -8,14 +8,15 @@
  * into allocating Node's result buffer, not into OpenSSL. So one-shot digests ask for a latin1
  * string, one character per byte, and copy it into a plain Uint8Array (~0.27 µs in all).
  *
- * Batches (`batch.digestMany`: a bundle's entry ids and leaves) are hashed on a worker thread,
- * the machine's other core, while the main thread goes on parsing.
+ * A bundle's entries (ids, leaves and the Merkle root) are hashed on a worker thread, the
+ * machine's other core, while the main thread goes on parsing (`nodeEntryHasher`).
  * @module
  */
 import crypto, { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { Sha256, Sha256Batch, Sha256Hasher } from '../src/crypto/sha256.ts';
-import type { Sha256Job } from './sha256-worker.ts';
+import type { Sha256, Sha256Hasher } from '../src/crypto/sha256.ts';
+import type { EntryHasherFactory } from '../src/formats/zaxy/entry-hashes.ts';
+import { entryJobLayout, type EntryHashAnswer, type EntryHashRequest } from './sha256-job.ts';
 
 type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: 'latin1') => string;
 
@@ -40,17 +41,19 @@ export function digestInto(data: Uint8Array, target: Uint8Array, offset: number)
 }
 
 /**
- * `Sha256Batch` on a worker thread, started at the first batch. The worker keeps the process
- * alive only while a batch is out.
+ * The CLI's `EntryHasher` (ZaxyOptions.entryHasher): entries are hashed and their leaves folded
+ * into the Merkle root on a worker thread, started at the first batch, while the main thread
+ * goes on parsing. The worker keeps the process alive only while a request is out.
  *
  * A batch travels in shared memory, not in transferred buffers: detaching any ArrayBuffer makes
  * V8 check for detached buffers on every typed-array access from then on, which made the parser
- * twice as slow. Each batch is copied into a SharedArrayBuffer (`Sha256Job` has the layout), the
- * worker writes the digests into it too, and it is used again once they are copied out.
+ * twice as slow. Each batch is copied into a SharedArrayBuffer (`entryJobLayout`), used again once
+ * the worker has answered. Answers (id mismatches, the root) are small and come as messages.
  */
-function workerBatch(): Sha256Batch {
+function workerEntryHasher(): EntryHasherFactory {
   let worker: Worker | undefined;
-  const waiting: { job: Sha256Job; resolve: (digests: Uint8Array) => void; reject: (error: unknown) => void }[] = [];
+  let sessions = 0;
+  const waiting: { memory: SharedArrayBuffer | undefined; resolve: (answer: EntryHashAnswer) => void; reject: (error: unknown) => void }[] = [];
   const spare: SharedArrayBuffer[] = [];
   const start = (): Worker => {
     // Bundled, the CLI sits in dist/cli.js beside dist/sha256-worker.js; from source (tests, tsx),
@@ -58,41 +61,59 @@ function workerBatch(): Sha256Batch {
     const file = import.meta.url.endsWith('.ts') ? './sha256-worker-source.mjs' : './sha256-worker.js';
     const started = new Worker(new URL(file, import.meta.url));
     started.unref();
-    started.on('message', () => {
-      const { job, resolve } = waiting.shift()!;
-      const digests = new Uint8Array(job.memory, 8 * job.count + job.dataBytes, 32 * job.count).slice();
-      spare.push(job.memory);
-      resolve(digests);
+    started.on('message', (answer: EntryHashAnswer) => {
+      const { memory, resolve } = waiting.shift()!;
+      if (memory !== undefined) spare.push(memory);
+      resolve(answer);
       if (waiting.length === 0) started.unref();
     });
     const fail = (error: unknown): void => {
       worker = undefined;
-      for (const job of waiting.splice(0)) job.reject(error);
+      for (const request of waiting.splice(0)) request.reject(error);
     };
     started.on('error', fail);
     started.on('exit', (code) => fail(new Error(`the SHA-256 worker thread exited (code ${code})`)));
     return started;
   };
-  return {
-    digestMany(data, starts, ends) {
-      worker ??= start();
-      const running = worker;
-      const count = starts.length;
-      const bytes = 8 * count + data.byteLength + 32 * count;
-      const reused = spare.findIndex((memory) => memory.byteLength >= bytes);
-      const memory = reused >= 0 ? spare.splice(reused, 1)[0]! : new SharedArrayBuffer(Math.max(bytes, 1 << 20));
-      new Uint32Array(memory, 0, count).set(starts);
-      new Uint32Array(memory, 4 * count, count).set(ends);
-      new Uint8Array(memory, 8 * count, data.byteLength).set(data);
-      const job: Sha256Job = { memory, count, dataBytes: data.byteLength };
-      return new Promise<Uint8Array>((resolve, reject) => {
-        if (waiting.length === 0) running.ref();
-        waiting.push({ job, resolve, reject });
-        running.postMessage(job);
-      });
-    },
+  const ask = (request: EntryHashRequest, memory: SharedArrayBuffer | undefined): Promise<EntryHashAnswer> => {
+    worker ??= start();
+    const running = worker;
+    return new Promise<EntryHashAnswer>((resolve, reject) => {
+      if (waiting.length === 0) running.ref();
+      waiting.push({ memory, resolve, reject });
+      running.postMessage(request);
+    });
+  };
+  return () => {
+    const session = sessions++;
+    return {
+      async add(data, starts, ends, claims, claimed) {
+        const count = starts.length;
+        const layout = entryJobLayout(count, data.byteLength);
+        const reused = spare.findIndex((memory) => memory.byteLength >= layout.total);
+        const memory = reused >= 0 ? spare.splice(reused, 1)[0]! : new SharedArrayBuffer(Math.max(layout.total, 1 << 20));
+        new Uint32Array(memory, 0, count).set(starts);
+        new Uint32Array(memory, layout.ends, count).set(ends);
+        new Uint8Array(memory, layout.claimed, count).set(claimed.subarray(0, count));
+        new Uint8Array(memory, layout.claims, 64 * count).set(claims.subarray(0, 64 * count));
+        new Uint8Array(memory, layout.data, data.byteLength).set(data);
+        const answer = await ask({ kind: 'add', session, memory, count, dataBytes: data.byteLength }, memory);
+        return { mismatched: answer.mismatched!, ids: answer.ids! };
+      },
+      async root() {
+        const answer = await ask({ kind: 'root', session }, undefined);
+        return answer.root ?? undefined;
+      },
+    };
   };
 }
+
+/**
+ * Hashes a bundle's entries on a worker thread (see `workerEntryHasher`).
+ * @example
+ * const report = await verify(input, { sha256: nodeSha256, entryHasher: nodeEntryHasher });
+ */
+export const nodeEntryHasher: EntryHasherFactory = workerEntryHasher();
 
 /**
  * node:crypto's SHA-256; digests are plain Uint8Arrays (not Buffers).
@@ -113,5 +134,4 @@ export const nodeSha256: Sha256 = {
     };
     return hasher;
   },
-  batch: workerBatch(),
 };

@@ -9,12 +9,15 @@ import { detectFormat } from './detect.ts';
 import type { FormatId, Report } from './report/types.ts';
 import type { VerifyInput } from './stream/input.ts';
 import { beginVerification, finishVerification, recordThrown } from './verification.ts';
+import type { EntryHasherFactory } from './formats/zaxy/entry-hashes.ts';
 
 export interface AutoVerifyOptions extends VerifyOptions {
   /** Skip detection and verify as this format. */
   readonly kind?: FormatId | 'auto';
   /** Zaxy: the public key (hex) the signer must have. */
   readonly expectPublicKey?: string;
+  /** Zaxy: hashes a signed bundle's entries elsewhere (see `ZaxyOptions.entryHasher`). */
+  readonly entryHasher?: EntryHasherFactory;
 }
 
 const FORMATS: readonly FormatId[] = ['agentxchain', 'zaxy', 'agent-history', 'codex-exec'];

@@ -68,6 +68,57 @@ export function merkleRoot(leaves: readonly Uint8Array[], sha256: Sha256): Uint8
 }
 
 /**
+ * `merkleRoot` one leaf at a time, in O(log n) memory: a stack of the roots of complete subtrees
+ * (2^h leaves at height h, like the bits of a binary counter). The level-by-level tree of spec §6
+ * pairs nodes from the left and promotes an unpaired last node, so its root is those subtree roots
+ * joined from the smallest up, right to left: for 7 leaves, H(abcd, H(ef, g)). Property-tested
+ * against `merkleRootPacked`.
+ * @example
+ * const fold = new MerkleFold(sha256);
+ * for (const leaf of leaves) fold.add(leaf);
+ * fold.root(); // merkleRoot(leaves, sha256)
+ */
+export class MerkleFold {
+  /** `pending[h]`: the root of the complete subtree of 2^h leaves waiting for its right sibling. */
+  private readonly pending: (Uint8Array | undefined)[] = [];
+  private readonly message = new Uint8Array(65);
+  /** Leaves added. */
+  count = 0;
+
+  constructor(private readonly sha256: Sha256) {
+    this.message[0] = NODE_PREFIX;
+  }
+
+  /** Adds the next leaf (32 bytes; kept, so not to be reused by the caller). */
+  add(leaf: Uint8Array): void {
+    let node = leaf;
+    let height = 0;
+    for (let left = this.pending[height]; left !== undefined; left = this.pending[height]) {
+      node = this.join(left, node);
+      this.pending[height] = undefined;
+      height++;
+    }
+    this.pending[height] = node;
+    this.count++;
+  }
+
+  /** The root of the leaves added so far; undefined before the first. */
+  root(): Uint8Array | undefined {
+    let node: Uint8Array | undefined;
+    for (const left of this.pending) {
+      if (left !== undefined) node = node === undefined ? left : this.join(left, node);
+    }
+    return node;
+  }
+
+  private join(left: Uint8Array, right: Uint8Array): Uint8Array {
+    this.message.set(left, 1);
+    this.message.set(right, 33);
+    return this.sha256.digest(this.message);
+  }
+}
+
+/**
  * `merkleRoot` over `count` 32-byte leaves packed back to back (no per-leaf arrays: the fast path
  * for large bundles). `packed` is overwritten with intermediate layers.
  * @throws TypeError when `count` < 1 or `packed` is shorter than 32 × count.

@@ -18,18 +18,4 @@ export interface Sha256 {
   digest(data: Uint8Array): Uint8Array;
   /** A fresh incremental hasher. */
   create(): Sha256Hasher;
-  /**
-   * Optional: many digests at once, computed elsewhere while the caller goes on (the CLI hashes
-   * a bundle's entries on a worker thread, so the parser keeps the main one).
-   */
-  readonly batch?: Sha256Batch;
-}
-
-/** Many messages hashed in one call; results come back in the order of the calls. */
-export interface Sha256Batch {
-  /**
-   * The digests of `data[starts[i]..ends[i])` for every i, 32 bytes each, back to back. `data`,
-   * `starts` and `ends` are read or copied before the call returns: the caller may reuse them.
-   */
-  digestMany(data: Uint8Array, starts: Uint32Array, ends: Uint32Array): Promise<Uint8Array>;
 }

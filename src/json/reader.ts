@@ -16,6 +16,7 @@ import { DEFAULT_LIMITS } from '../limits.ts';
 import { advancePosition, firstUtf8Error, formatPosition, type JsonReadError, type TextPosition, TEXT_START, utf8ErrorMessage } from './errors.ts';
 import {
   createScanContext,
+  wordsOf,
   readError,
   ESCAPED,
   type ScanError,
@@ -185,7 +186,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   function walk(final: boolean): void {
     if (state === 'whole' || (!final && length < retryAt)) return;
     const bytes = buffer.subarray(0, length);
-    const context: ScanContext = { bytes, maxDepth, tape, error: undefined, stack };
+    const context: ScanContext = { bytes, maxDepth, tape, error: undefined, stack, words: wordsOf(bytes) };
     /** Reading stops here; the error matters only once bytes were dropped (else `finish` reads again). */
     const stop = (text: string, at: number): void => {
       state = 'whole';

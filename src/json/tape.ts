@@ -57,6 +57,8 @@ export interface ScanContext {
   error: ScanError | undefined;
   /** Open containers (slot indices) during a scan. */
   readonly stack: number[];
+  /** `bytes` four at a time (see `wordsOf`), for skipping plain string bytes; undefined when unaligned. */
+  readonly words: Int32Array | undefined;
 }
 
 /**
@@ -66,7 +68,29 @@ export interface ScanContext {
  * scanValue(context, 0, 0); // 8
  */
 export function createScanContext(bytes: Uint8Array, maxDepth: number): ScanContext {
-  return { bytes, maxDepth, tape: { data: new Int32Array(SLOTS * 256), length: 0 }, error: undefined, stack: [] };
+  return { bytes, maxDepth, tape: { data: new Int32Array(SLOTS * 256), length: 0 }, error: undefined, stack: [], words: wordsOf(bytes) };
+}
+
+/**
+ * A view of `bytes` as 32-bit words (word i = bytes 4i..4i+3), when `bytes` starts on a 4-byte
+ * boundary of its buffer; the last partial word is left out.
+ * @example
+ * wordsOf(new Uint8Array(10)); // Int32Array of length 2
+ */
+export function wordsOf(bytes: Uint8Array): Int32Array | undefined {
+  return bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2) : undefined;
+}
+
+/**
+ * Whether any of the four bytes of `word` needs a look inside a string: `"` (0x22), `\` (0x5c),
+ * a control character (< 0x20) or a non-ASCII byte (>= 0x80). The usual SWAR tests: for a byte
+ * b < 0x80, (b - c) borrows into bit 7 exactly when b < c; a zero byte of (word ^ c) is a byte
+ * equal to c. A borrow can only spread upward from a byte that already matched, so "any" is exact.
+ */
+function needsLook(word: number): boolean {
+  const quote = word ^ 0x22222222;
+  const backslash = word ^ 0x5c5c5c5c;
+  return ((word | (((word - 0x20202020) | 0) & ~word) | (((quote - 0x01010101) | 0) & ~quote) | (((backslash - 0x01010101) | 0) & ~backslash)) & 0x80808080) !== 0;
 }
 
 /** Grows the tape to hold `needed` slots, keeping the first `used` (the caller's live length). */
@@ -161,7 +185,15 @@ export function scanString(context: ScanContext, quote: number, slot: number): n
   const end = bytes.length;
   let pos = quote + 1;
   let flags = 0;
+  const words = context.words;
   for (;;) {
+    // Plain bytes: one at a time up to a word boundary, then a word at a time, then the rest.
+    while (pos < end && (pos & 3) !== 0 && STRING_CLASS[bytes[pos]!] === 0) pos++;
+    if (words !== undefined && (pos & 3) === 0) {
+      let word = pos >> 2;
+      while (word < words.length && !needsLook(words[word]!)) word++;
+      pos = word << 2;
+    }
     while (pos < end && STRING_CLASS[bytes[pos]!] === 0) pos++;
     if (pos >= end) return scanFail(context, 'syntax', 'Unterminated string starting at', quote);
     const c = bytes[pos]!;

@@ -17,7 +17,7 @@ import { toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import { verify } from '../../src/verify.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
-import { nodeSha256 } from '../../bin/node-sha256.ts';
+import { nodeEntryHasher, nodeSha256 } from '../../bin/node-sha256.ts';
 import { chunkedStream } from '../runtimes/chunked.ts';
 
 interface Case {
@@ -102,9 +102,8 @@ test('dropping what was read (maxRetainedBytes) gives every fixture the same rep
   assert.equal(dropped, verdictCases.filter((c) => c.shape !== 'subset').length);
 });
 
-// The CLI hashes entries on a worker thread (nodeSha256.batch); everything else hashes in place.
-test('batch hashing on a worker thread gives the same report as hashing in place, for every fixture and edge vector', async () => {
-  const inPlace = { digest: nodeSha256.digest, create: nodeSha256.create };
+// The CLI hashes entries on a worker thread (nodeEntryHasher); everything else hashes in place.
+test('hashing entries on a worker thread gives the same report as hashing in place, for every fixture and edge vector', async () => {
   const files = [
     ...verdictCases.map((c) => ({ path: fixturePath('zaxy', c.file), pin: c.expect_public_key })),
     ...readdirSync(join(PROJECT_ROOT, 'test/vectors/zaxy'))
@@ -115,31 +114,30 @@ test('batch hashing on a worker thread gives the same report as hashing in place
     const bytes = readFileSync(path);
     const options = pin ? { expectPublicKey: pin } : {};
     const strip = (report: Awaited<ReturnType<typeof verifyZaxy>>) => ({ ...report, stats: undefined });
-    assert.deepEqual(strip(await verifyZaxy(bytes, { ...options, sha256: nodeSha256 })), strip(await verifyZaxy(bytes, { ...options, sha256: inPlace })), path);
+    assert.deepEqual(strip(await verifyZaxy(bytes, { ...options, sha256: nodeSha256, entryHasher: nodeEntryHasher })), strip(await verifyZaxy(bytes, { ...options, sha256: nodeSha256 })), path);
   }
 });
 
 // Batched ids are compared when their hashes come back; unusual ids (here not 64 characters) at
 // once, before the batches of earlier entries. Past limits.maxFindings, the findings kept must
 // still be those of the first entries, as in place.
-test('batch hashing keeps the first entries\' id findings when there are more than maxFindings', async () => {
-  const inPlace = { digest: nodeSha256.digest, create: nodeSha256.create };
+test('hashing entries on a worker thread keeps the first entries\' id findings when there are more than maxFindings', async () => {
   const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as { entries: { id: string }[] };
   bundle.entries.forEach((entry, index) => {
     entry.id = index < 10 ? String(index % 10).repeat(64) : `short-${index}`;
   });
   const bytes = new TextEncoder().encode(JSON.stringify(bundle));
   for (const maxFindings of [1, 2, 5, 12]) {
-    const batched = await verifyZaxy(bytes, { sha256: nodeSha256, limits: { maxFindings } });
-    const hashedInPlace = await verifyZaxy(bytes, { sha256: inPlace, limits: { maxFindings } });
+    const batched = await verifyZaxy(bytes, { sha256: nodeSha256, entryHasher: nodeEntryHasher, limits: { maxFindings } });
+    const hashedInPlace = await verifyZaxy(bytes, { sha256: nodeSha256, limits: { maxFindings } });
     assert.deepEqual(batched.findings, hashedInPlace.findings, `maxFindings ${maxFindings}`);
     assert.equal(batched.findings[0]!.path, '$.entries[0].id');
   }
 });
 
-test('a batch hasher that fails makes an internal-error report, not a crash', async () => {
-  const failing = { digest: nodeSha256.digest, create: nodeSha256.create, batch: { digestMany: () => Promise.reject(new Error('hashing thread died')) } };
-  const report = await verifyZaxy(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json')), { sha256: failing });
+test('an entry hasher that fails makes an internal-error report, not a crash', async () => {
+  const failing = () => ({ add: () => Promise.reject(new Error('hashing thread died')), root: () => Promise.resolve(undefined) });
+  const report = await verifyZaxy(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json')), { sha256: nodeSha256, entryHasher: failing });
   assert.equal(report.overall, 'error');
   assert.ok(report.findings.some((finding) => finding.code === 'kit.internal_error' && finding.message.includes('hashing thread died')));
 });

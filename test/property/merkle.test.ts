@@ -4,9 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { inclusionProof, merkleRoot, type ProofStep, verifyInclusion } from '../../src/crypto/merkle.ts';
+import { inclusionProof, MerkleFold, merkleRoot, type ProofStep, verifyInclusion } from '../../src/crypto/merkle.ts';
 import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
-
 
 const tree = fc.integer({ min: 1, max: 300 }).chain((n) =>
   fc.record({
@@ -22,6 +21,21 @@ function flip(bytes: Uint8Array, bit: number): Uint8Array {
   out[bit >> 3]! ^= 1 << (bit & 7);
   return out;
 }
+
+// The fold (one leaf at a time, a stack of subtree roots) must give the level-by-level root for
+// every leaf count, not only the powers of two; and every root on the way.
+test('MerkleFold gives merkleRoot for 1..300 leaves, after each leaf', () => {
+  const fold = new MerkleFold(sha256);
+  assert.equal(fold.root(), undefined);
+  const leaves: Uint8Array[] = [];
+  for (let n = 1; n <= 300; n++) {
+    const leaf = sha256.digest(new Uint8Array([n & 255, n >> 8]));
+    leaves.push(leaf);
+    fold.add(leaf);
+    assert.deepEqual(fold.root(), merkleRoot(leaves, sha256), `${n} leaves`);
+    assert.equal(fold.count, n);
+  }
+});
 
 test('every disclosure of a random tree verifies', () => {
   fc.assert(

@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import { extractSha256Wasm } from '../../build/wasm.mjs';
 import type { Sha256 } from '../../src/crypto/sha256.ts';
 import { initSha256, loadSha256 } from '../../wasm/sha256.ts';
-import { nodeSha256 } from '../../bin/node-sha256.ts';
+import { nodeEntryHasher, nodeSha256 } from '../../bin/node-sha256.ts';
+import { merkleRoot } from '../../src/crypto/merkle.ts';
 
 const SIZES = [0, 1, 55, 56, 63, 64, 65, 16383, 16384, 16385, 3 << 20];
 
@@ -37,29 +38,49 @@ function assertHashesLikeNode(sha256: Sha256): void {
 }
 
 describe('the CLI\'s node:crypto SHA-256', () => {
-  it('hashes batches on its worker thread: createHash\'s digests, overlapping ranges, in call order', async () => {
-    const batch = nodeSha256.batch!;
-    const expected: string[][] = [];
-    const answers: Promise<Uint8Array>[] = [];
+  it('hashes entries on its worker thread: createHash\'s leaves folded into merkleRoot, id mismatches, in call order, per array', async () => {
+    const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    // Two `entries` arrays hashed at once must not mix.
+    const arrays = [nodeEntryHasher(), nodeEntryHasher()];
+    const leaves: Uint8Array[][] = [[], []];
+    const expected: number[][] = [];
+    const answers: Promise<{ mismatched: Uint32Array; ids: Uint8Array }>[] = [];
     for (let job = 0; job < 12; job++) {
-      const data = randomBytes(randomInt(1, 200_000));
-      const count = job === 0 ? 0 : randomInt(1, 300);
+      const array = job % 2;
+      const count = job < 2 ? 0 : randomInt(1, 300);
+      const messages = Array.from({ length: count }, () => Buffer.concat([Buffer.from([0]), randomBytes(randomInt(0, 900))]));
+      const data = Buffer.concat(messages);
       const starts = new Uint32Array(count);
       const ends = new Uint32Array(count);
-      const digests: string[] = [];
-      for (let i = 0; i < count; i++) {
-        starts[i] = randomInt(data.length);
-        ends[i] = randomInt(starts[i]!, data.length + 1);
-        digests.push(createHash('sha256').update(data.subarray(starts[i], ends[i])).digest('hex'));
-      }
-      expected.push(digests);
-      answers.push(batch.digestMany(new Uint8Array(data), starts, ends));
+      const claims = new Uint8Array(64 * count);
+      const claimed = new Uint8Array(count);
+      const mismatched: number[] = [];
+      let at = 0;
+      messages.forEach((message, k) => {
+        starts[k] = at;
+        at += message.length;
+        ends[k] = at;
+        leaves[array]!.push(createHash('sha256').update(message).digest());
+        const kind = randomInt(3); // 0: no claim, 1: right id, 2: wrong id
+        if (kind === 0) return;
+        claimed[k] = 1;
+        const id = sha256Hex(message.subarray(1));
+        claims.set(Buffer.from(kind === 1 ? id : id.toUpperCase()), 64 * k);
+        if (kind === 2) mismatched.push(k);
+      });
+      expected.push(mismatched);
+      answers.push(arrays[array]!.add(new Uint8Array(data), starts, ends, claims, claimed));
     }
     const results = await Promise.all(answers);
-    results.forEach((digests, job) => {
-      assert.equal(digests.length, 32 * expected[job]!.length);
-      expected[job]!.forEach((hex, i) => assert.equal(Buffer.from(digests.subarray(32 * i, 32 * i + 32)).toString('hex'), hex, `job ${job}, message ${i}`));
+    results.forEach(({ mismatched, ids }, job) => {
+      assert.deepEqual([...mismatched], expected[job], `job ${job}`);
+      assert.equal(ids.length, 32 * mismatched.length);
     });
+    for (const [array, hasher] of arrays.entries()) {
+      const root = await hasher.root();
+      assert.deepEqual(root, merkleRoot(leaves[array]!, nodeSha256), `array ${array}`);
+    }
+    assert.equal(await nodeEntryHasher().root(), undefined, 'no leaves, no root');
   });
 
   it('equals createHash, one-shot and incremental, with plain Uint8Array digests', () => {

@@ -5,7 +5,6 @@
  * the first one in Zaxy's order carries Zaxy's reason.
  * @module
  */
-import { merkleRootPacked } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { SignatureVerifier } from '../../crypto/signature.ts';
 import { toHex } from '../../encoding/hex.ts';
@@ -87,8 +86,8 @@ export async function checkBundle(input: BundleCheckInput): Promise<CheckOutcome
   const leavesComplete = isStreamed(raw) && entries.leaflessCount === 0;
   if (shape.length === 0 && entryCount === 0) {
     empty = { code: 'zaxy.empty_tree', path: jsonPath(['entries']), message: 'the bundle has no entries, so it has no Merkle root', compat: `${MALFORMED}merkle_root requires at least one leaf` };
-  } else if (leavesComplete && entryCount > 0) {
-    computedRoot = toHex(merkleRootPacked(entries.leaves.slice(0, 32 * entryCount), entryCount, sha256));
+  } else if (leavesComplete && entries.root !== undefined) {
+    computedRoot = toHex(entries.root);
     const claimed = rootValue(root, 'merkle_root');
     if (claimed === undefined) {
       rootKey = { code: 'zaxy.malformed', path: '$', message: 'the bundle has no merkle_root field', compat: `${MALFORMED}'merkle_root'` };

@@ -1,15 +1,18 @@
 /**
- * The two hashes of every signed-bundle entry (zaxy spec §6, §8 step 4): its Merkle leaf
- * SHA-256(0x00 ‖ canonical) and its id SHA-256(canonical). With a batch hasher (`Sha256.batch`:
- * the CLI's worker thread) they are computed a batch at a time while the parser goes on; without
- * one, each entry is hashed when it is committed.
+ * The two hashes of every signed-bundle entry (zaxy spec §6, §8 step 4), its Merkle leaf
+ * SHA-256(0x00 ‖ canonical) and its id SHA-256(canonical), and the Merkle root of the leaves.
  *
- * The scanner writes an entry's canonical bytes straight into the current batch (`begin`), then
- * commits or abandons them. Results reach `onHashed` in entry order, once per committed entry.
- * Memory: the bytes of the batch being filled, plus a few bytes per entry of the batches the
- * hasher has not answered yet.
+ * The scanner writes an entry's canonical bytes (`begin`), then commits or abandons them. With an
+ * `EntryHasher` (the CLI's worker thread) committed entries go out a batch at a time and are
+ * hashed there, leaves folded into the root there too, while the parser goes on; only id
+ * mismatches come back. Without one, each entry is hashed when it is committed and its leaf
+ * folded here. Either way the root is folded leaf by leaf (`MerkleFold`): no list of leaves.
+ *
+ * Memory: the canonical bytes of the batch being filled, plus a few bytes per entry of the
+ * batches the hasher has not answered yet.
  * @module
  */
+import { MerkleFold } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { createByteSink, type ByteSink, ensureCapacity } from '../../json/canonical-tape.ts';
 
@@ -17,42 +20,65 @@ import { createByteSink, type ByteSink, ensureCapacity } from '../../json/canoni
 const BATCH_BYTES = 512 * 1024;
 
 /**
- * Receives one hashed entry: its leaf at `digests[at..at+32)`, its id at `digests[at+32..at+64)`,
- * and its claimed id (64 bytes of its JSON string) at `claims[claimAt..]`, or `claimAt` -1 when it
- * was not handed over. Plain arguments, no objects: this runs once per entry of a large bundle.
+ * Hashes one `entries` array's entries elsewhere (the CLI: a worker thread), in the order added.
+ * A replacement must hash exactly as described, or verdicts change.
  */
-export type OnHashed = (index: number, wantLeaf: boolean, digests: Uint8Array, at: number, claims: Uint8Array, claimAt: number) => void;
+export interface EntryHasher {
+  /**
+   * The next entries: entry k's message is `data[starts[k]..ends[k])`, the 0x00 leaf prefix then
+   * its canonical bytes. SHA-256 of the message is its leaf, folded into the Merkle root (spec §6)
+   * of every leaf added so far; SHA-256 of the canonical bytes is its id, compared with the 64
+   * bytes at `claims[64k..]` when `claimed[k]` is 1 (equal when they are its lowercase hex).
+   * Resolves to the entries whose id differs: `mismatched[j]` is a k, `ids[32j..32j+32)` its id.
+   * The arguments are read or copied before the call returns: the caller may reuse them.
+   */
+  add(data: Uint8Array, starts: Uint32Array, ends: Uint32Array, claims: Uint8Array, claimed: Uint8Array): Promise<{ mismatched: Uint32Array; ids: Uint8Array }>;
+  /** Once every `add` is answered: the root of all the leaves added (undefined when none were). */
+  root(): Promise<Uint8Array | undefined>;
+}
+
+/** A fresh `EntryHasher` for each `entries` array (a duplicate key starts another). */
+export type EntryHasherFactory = () => EntryHasher;
 
 /**
- * The entries of one batch, kept until its digests come back. The flags are 0/1 numbers, not
- * booleans: arrays of small integers stay in V8's fastest element kind, and a boolean pushed
- * into a fresh one made the optimised code of this hot path start over.
+ * Receives an entry whose id is not the hash of its content: the id computed, and the claimed
+ * id (64 characters, as it stands in the document).
  */
+export type OnMismatch = (index: number, id: Uint8Array, claimed: string) => void;
+
+/** The entries of one batch, kept until their results come back. */
 interface Batch {
   readonly starts: number[];
   readonly indices: number[];
-  readonly wantLeaf: (0 | 1)[];
-  /** 64 bytes per entry: its claimed id (when `hasClaim`). */
+  /** 64 bytes per entry: its claimed id (when `claimed[k]` is 1). */
   claims: Uint8Array;
-  readonly hasClaim: (0 | 1)[];
+  claimed: Uint8Array;
 }
 
+const ASCII = /* @__PURE__ */ new TextDecoder();
+const HEX_DIGITS = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
+
 export class EntryHashBatches {
-  /** Canonical bytes of the batch being filled (reused: `digestMany` is done with them when it returns). */
+  /** Canonical bytes: of the batch being filled, or of the one entry hashed here. */
   private readonly sink: ByteSink = createByteSink(BATCH_BYTES + (1 << 16));
   private batch: Batch = EntryHashBatches.emptyBatch();
   private begun = -1;
   private delivered: Promise<void> = Promise.resolve();
-  /** The two digests of an entry hashed at once (no batch hasher). */
-  private readonly now = new Uint8Array(64);
+  /** Leaves of entries hashed here (no hasher). */
+  private readonly fold: MerkleFold;
+  private readonly hasher: EntryHasher | undefined;
 
   constructor(
     private readonly sha256: Sha256,
-    private readonly onHashed: OnHashed,
-  ) {}
+    hasher: EntryHasherFactory | undefined,
+    private readonly onMismatch: OnMismatch,
+  ) {
+    this.fold = new MerkleFold(sha256);
+    this.hasher = hasher?.();
+  }
 
   private static emptyBatch(): Batch {
-    return { starts: [], indices: [], wantLeaf: [], claims: new Uint8Array(128 * 1024), hasClaim: [] };
+    return { starts: [], indices: [], claims: new Uint8Array(64 * 1024), claimed: new Uint8Array(1024) };
   }
 
   /** The sink to append the next entry's canonical bytes to (its 0x00 leaf prefix is written). */
@@ -69,50 +95,50 @@ export class EntryHashBatches {
     return this.sink.bytes.subarray(this.begun + 1, this.sink.length);
   }
 
-  /** Forgets what was written since `begin` (the entry has no canonical form). */
+  /** Forgets what was written since `begin` (the entry has no canonical form, so no leaf). */
   abandon(): void {
     this.sink.length = this.begun;
     this.begun = -1;
   }
 
   /**
-   * Commits the entry begun last. `claimedId` and `claimAt`, when given, locate 64 bytes: the
-   * entry's id string as it stands in the document, to compare with the hex of the computed id.
+   * Commits the entry begun last: its leaf joins the root. `claimedId` and `claimAt`, when given,
+   * locate 64 bytes, the entry's id string as it stands in the document, to compare with the hex
+   * of the computed id (`onMismatch` when they differ).
    */
-  commit(index: number, wantLeaf: boolean, claimedId?: Uint8Array, claimAt = 0): void {
-    if (this.sha256.batch === undefined) return this.hashNow(index, wantLeaf, claimedId, claimAt);
+  commit(index: number, claimedId?: Uint8Array, claimAt = 0): void {
+    if (this.hasher === undefined) return this.hashNow(index, claimedId, claimAt);
     const batch = this.batch;
     const k = batch.starts.length;
     batch.starts.push(this.begun);
     batch.indices.push(index);
-    batch.wantLeaf.push(wantLeaf ? 1 : 0);
-    batch.hasClaim.push(claimedId === undefined ? 0 : 1);
+    if (batch.claimed.length <= k) batch.claimed = grown(batch.claimed, k + 1);
     if (claimedId !== undefined) {
-      if (batch.claims.length < 64 * (k + 1)) {
-        const grown = new Uint8Array(batch.claims.length * 2);
-        grown.set(batch.claims);
-        batch.claims = grown;
-      }
+      if (batch.claims.length < 64 * (k + 1)) batch.claims = grown(batch.claims, 64 * (k + 1));
       batch.claims.set(claimedId.subarray(claimAt, claimAt + 64), 64 * k);
+      batch.claimed[k] = 1;
     }
     this.begun = -1;
     if (this.sink.length >= BATCH_BYTES) this.flush();
   }
 
-  /** Without a batch hasher there is nothing to overlap with, and no batch worth holding. */
-  private hashNow(index: number, wantLeaf: boolean, claimedId: Uint8Array | undefined, claimAt: number): void {
+  /** Without a hasher there is nothing to overlap with, and no batch worth holding. */
+  private hashNow(index: number, claimedId: Uint8Array | undefined, claimAt: number): void {
     const sink = this.sink;
-    if (wantLeaf) this.now.set(this.sha256.digest(sink.bytes.subarray(this.begun, sink.length)), 0);
-    this.now.set(this.sha256.digest(sink.bytes.subarray(this.begun + 1, sink.length)), 32);
+    this.fold.add(this.sha256.digest(sink.bytes.subarray(this.begun, sink.length)));
+    if (claimedId !== undefined) {
+      const id = this.sha256.digest(sink.bytes.subarray(this.begun + 1, sink.length));
+      if (!hexEquals(claimedId, claimAt, id)) this.onMismatch(index, id, ASCII.decode(claimedId.subarray(claimAt, claimAt + 64)));
+    }
     sink.length = 0;
     this.begun = -1;
-    this.onHashed(index, wantLeaf, this.now, 0, claimedId ?? this.now, claimedId === undefined ? -1 : claimAt);
   }
 
-  /** Hands every committed entry to the hasher and resolves once all have reached `onHashed`. */
-  settled(): Promise<void> {
+  /** Hands every committed entry over; resolves once all are hashed, to the root of their leaves. */
+  async settled(): Promise<Uint8Array | undefined> {
     this.flush();
-    return this.delivered;
+    await this.delivered;
+    return this.hasher === undefined ? this.fold.root() : this.hasher.root();
   }
 
   private flush(): void {
@@ -120,26 +146,41 @@ export class EntryHashBatches {
     const count = batch.starts.length;
     if (count === 0) return;
     this.batch = EntryHashBatches.emptyBatch();
-    // Two messages per entry over the same bytes: the leaf with the prefix, the id without.
-    const starts = new Uint32Array(2 * count);
-    const ends = new Uint32Array(2 * count);
-    for (let k = 0; k < count; k++) {
-      const end = k + 1 < count ? batch.starts[k + 1]! : this.sink.length;
-      starts[2 * k] = batch.starts[k]!;
-      starts[2 * k + 1] = batch.starts[k]! + 1;
-      ends[2 * k] = end;
-      ends[2 * k + 1] = end;
-    }
-    const digests = this.sha256.batch!.digestMany(this.sink.bytes.subarray(0, this.sink.length), starts, ends);
+    const starts = Uint32Array.from(batch.starts);
+    const ends = new Uint32Array(count);
+    for (let k = 0; k < count; k++) ends[k] = k + 1 < count ? batch.starts[k + 1]! : this.sink.length;
+    const answer = this.hasher!.add(this.sink.bytes.subarray(0, this.sink.length), starts, ends, batch.claims, batch.claimed.subarray(0, count));
     this.sink.length = 0;
-    // Deliver in entry order, whatever order the hasher answers in.
-    const delivered = Promise.all([this.delivered, digests]).then(([, hashed]) => {
-      for (let k = 0; k < count; k++) {
-        this.onHashed(batch.indices[k]!, batch.wantLeaf[k] === 1, hashed, 64 * k, batch.claims, batch.hasClaim[k] === 1 ? 64 * k : -1);
+    // Report in entry order, whatever order the hasher answers in.
+    const delivered = Promise.all([this.delivered, answer]).then(([, { mismatched, ids }]) => {
+      for (let j = 0; j < mismatched.length; j++) {
+        const k = mismatched[j]!;
+        this.onMismatch(batch.indices[k]!, ids.slice(32 * j, 32 * j + 32), ASCII.decode(batch.claims.subarray(64 * k, 64 * k + 64)));
       }
     });
     // A failed batch is reported by `settled`; until then it must not count as unhandled.
     delivered.catch(() => undefined);
     this.delivered = delivered;
   }
+}
+
+/**
+ * Whether the 64 bytes at `claimed[from..]` are the lowercase hex of `id[at..at+32)`.
+ * @example
+ * hexEquals(new TextEncoder().encode('00'.repeat(32)), 0, new Uint8Array(32)); // true
+ */
+export function hexEquals(claimed: Uint8Array, from: number, id: Uint8Array, at = 0): boolean {
+  for (let i = 0; i < 32; i++) {
+    const byte = id[at + i]!;
+    if (claimed[from + 2 * i] !== HEX_DIGITS[byte >> 4] || claimed[from + 2 * i + 1] !== HEX_DIGITS[byte & 15]) return false;
+  }
+  return true;
+}
+
+function grown(buffer: Uint8Array, needed: number): Uint8Array {
+  let size = buffer.length * 2;
+  while (size < needed) size *= 2;
+  const bigger = new Uint8Array(size);
+  bigger.set(buffer);
+  return bigger;
 }

@@ -82,7 +82,7 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
   const maxProblems = limits.maxFindings + 1;
   const verifier = options.signatureVerifier ?? verifySignature;
   const pin = options.expectPublicKey;
-  const scanOptions = { sha256, maxDepth, maxProblems, maxFacts: MAX_DETAIL_ENTRIES, maxDisclosedDetails: MAX_DETAIL_ENTRIES };
+  const scanOptions = { sha256, maxDepth, maxProblems, maxFacts: MAX_DETAIL_ENTRIES, maxDisclosedDetails: MAX_DETAIL_ENTRIES, entryHasher: options.entryHasher };
 
   // A cheap guess from the head picks the scanner; a wrong guess costs a second pass, not a wrong answer.
   const guessUnsigned = /"version"\s*:\s*"zaxy\.export\.unsigned\.v1"/.test(new TextDecoder().decode(context.opened.head.subarray(0, 4096)));

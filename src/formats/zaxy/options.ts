@@ -4,6 +4,7 @@
  */
 import type { SignatureVerifier } from '../../crypto/signature.ts';
 import type { VerifyOptions } from '../../options.ts';
+import type { EntryHasherFactory } from './entry-hashes.ts';
 
 export interface ZaxyOptions extends VerifyOptions {
   /**
@@ -17,6 +18,11 @@ export interface ZaxyOptions extends VerifyOptions {
    * the `sigver-*-edge-openssl` vectors.
    */
   readonly signatureVerifier?: SignatureVerifier;
+  /**
+   * Hashes a signed bundle's entries elsewhere while the parser goes on (the CLI passes a worker
+   * thread's). Default: each entry is hashed as it is read, with `sha256`.
+   */
+  readonly entryHasher?: EntryHasherFactory;
 }
 
 /**

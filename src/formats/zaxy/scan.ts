@@ -21,7 +21,7 @@ import type { JsonReadError } from '../../json/errors.ts';
 import { decodeString, type DocumentRoot, type DocumentVisitor, materialize, readJsonDocument, scalarValue, type TapeNode } from '../../json/reader.ts';
 import { ESCAPED, SLOTS, TAG_ARRAY, TAG_OBJECT, TAG_STRING } from '../../json/tape.ts';
 import type { JsonValue } from '../../json/value.ts';
-import { EntryHashBatches } from './entry-hashes.ts';
+import { EntryHashBatches, type EntryHasherFactory, hexEquals } from './entry-hashes.ts';
 import { iterate, isPyError, pythonFromHex, subscriptTypeError, unpackPair, type PyError } from './python-ops.ts';
 import { pythonRepr } from '../../json/python.ts';
 
@@ -42,8 +42,8 @@ export type IdProblem =
 /** What the scan learned about the streamed `entries` array. */
 export interface EntriesScan {
   count: number;
-  /** Leaf hashes, 32 bytes each, for entries whose content was canonicalised. */
-  leaves: Uint8Array;
+  /** The Merkle root of the leaves (of the entries whose content was canonicalised), once hashed. */
+  root: Uint8Array | undefined;
   /** Entries whose leaf could not be computed (not an object, no content, unencodable). */
   leaflessCount: number;
   /** `e["content"]` failures (Python text), in entry order; the first decides (spec §14). Bounded. */
@@ -123,13 +123,14 @@ export interface ScanOptions {
   readonly maxFacts: number;
   /** Bound on disclosed elements whose details are kept. */
   readonly maxDisclosedDetails: number;
+  /** Hashes entries elsewhere (the CLI's worker thread); default: here, as they are read. */
+  readonly entryHasher?: EntryHasherFactory | undefined;
   /** Compare disclosed proofs with this `merkle_root` value instead of the one read before them. */
   readonly disclosedRoot?: JsonValue;
 }
 
 const CONTENT = /* @__PURE__ */ new TextEncoder().encode('content');
 const ID = /* @__PURE__ */ new TextEncoder().encode('id');
-const HEX_DIGITS = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
 
 /**
  * Scans a signed bundle or subset (spec §4.2, §4.3), streaming `entries` and `disclosed`.
@@ -169,7 +170,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   function entryHashes(): EntryHashBatches {
     const scan = entries;
     const late = lateIdProblems;
-    return new EntryHashBatches(sha256, (index, wantLeaf, digests, at, claims, claimAt) => hashed(scan, late, index, wantLeaf, digests, at, claims, claimAt));
+    return new EntryHashBatches(sha256, options.entryHasher, (index, id, claimed) => idMismatch(scan, late, index, id, claimed));
   }
 
   /** Canonicalises the tape node into the sink after a 0x00 byte; returns the encode error text. */
@@ -184,9 +185,6 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   function entry(index: number, element: TapeNode): void {
     const { bytes: input, tape } = element;
     entries.count = index + 1;
-    // Once an entry has no leaf there is no root to compute: stop keeping leaves (bounded memory).
-    const keepLeaf = entries.leaflessCount === 0;
-    if (keepLeaf && entries.leaves.length < 32 * (index + 1)) entries.leaves = grow(entries.leaves, 32 * (index + 1));
     if (tape[0] !== TAG_OBJECT) {
       gatherError(index, subscriptTypeError(materialize(input, tape, 0)));
       return;
@@ -206,25 +204,17 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       return;
     }
     if (idSlot < 0) {
-      hashes.commit(index, keepLeaf);
+      hashes.commit(index);
       idProblem({ index, kind: 'missing' });
       return;
     }
     // The usual id, 64 plain bytes, is compared when its hash comes back; any other is compared now.
     const plainId = tape[idSlot] === TAG_STRING && (tape[idSlot + 3]! & ESCAPED) === 0 && tape[idSlot + 2]! - tape[idSlot + 1]! === 64;
-    if (plainId) hashes.commit(index, keepLeaf, input, tape[idSlot + 1]!);
+    if (plainId) hashes.commit(index, input, tape[idSlot + 1]!);
     else {
       const id = sha256.digest(hashes.canonical());
       if (!idMatches(input, tape, idSlot, id)) idMismatch(entries, lateIdProblems, index, id, materialize(input, tape, idSlot));
-      hashes.commit(index, keepLeaf);
-    }
-  }
-
-  /** A batch of entry hashes came back: keep the leaf, compare the id (see `OnHashed`). */
-  function hashed(scan: EntriesScan, late: IdProblem[], index: number, wantLeaf: boolean, digests: Uint8Array, at: number, claims: Uint8Array, claimAt: number): void {
-    if (wantLeaf) scan.leaves.set(digests.subarray(at, at + 32), 32 * index);
-    if (claimAt >= 0 && !hexEquals(claims, claimAt, digests, at + 32)) {
-      idMismatch(scan, late, index, digests.slice(at + 32, at + 64), UTF8.decode(claims.subarray(claimAt, claimAt + 64)));
+      hashes.commit(index);
     }
   }
 
@@ -308,7 +298,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       },
     },
     async result(root) {
-      await hashes.settled();
+      entries.root = await hashes.settled();
       // One id problem at most per entry: in entry order, the first maxProblems of both lists.
       const all = [...entries.idProblems, ...lateIdProblems].sort((a, b) => a.index - b.index);
       entries.idProblems.length = 0;
@@ -319,7 +309,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
 }
 
 function emptyEntries(): EntriesScan {
-  return { count: 0, leaves: new Uint8Array(32 * 1024), leaflessCount: 0, gatherErrors: [], gatherErrorCount: 0, idProblems: [], idProblemCount: 0, facts: [] };
+  return { count: 0, root: undefined, leaflessCount: 0, gatherErrors: [], gatherErrorCount: 0, idProblems: [], idProblemCount: 0, facts: [] };
 }
 
 function emptyDisclosed(): DisclosedScan {
@@ -334,13 +324,6 @@ function valueOffset(tape: Int32Array, slot: number): number {
   return tape[slot + 1]!;
 }
 
-function grow(buffer: Uint8Array, needed: number): Uint8Array {
-  let size = buffer.length * 2;
-  while (size < needed) size *= 2;
-  const grown = new Uint8Array(size);
-  grown.set(buffer);
-  return grown;
-}
 
 /**
  * Slot of the value of member `key` of the object at `objectSlot` (the last one, as in Python), or -1.
@@ -365,16 +348,6 @@ function keyEquals(bytes: Uint8Array, tape: Int32Array, keySlot: number, key: Ui
   return true;
 }
 
-/** The 64 bytes at `claimed[from..]` are the lowercase hex of the digest at `id[at..at+32)`. */
-function hexEquals(claimed: Uint8Array, from: number, id: Uint8Array, at: number): boolean {
-  for (let i = 0; i < 32; i++) {
-    const byte = id[at + i]!;
-    if (claimed[from + 2 * i] !== HEX_DIGITS[byte >> 4] || claimed[from + 2 * i + 1] !== HEX_DIGITS[byte & 15]) return false;
-  }
-  return true;
-}
-
-const UTF8 = /* @__PURE__ */ new TextDecoder();
 
 /** `e["id"] == sha256hex(...)`: exact string equality (an uppercase id differs). */
 function idMatches(bytes: Uint8Array, tape: Int32Array, idSlot: number, id: Uint8Array): boolean {

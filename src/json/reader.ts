@@ -575,10 +575,22 @@ export function scalarValue(bytes: Uint8Array, tape: Int32Array, slot: number): 
 
 /** ASCII bytes as a string (number lexemes, plain keys). */
 export function latin1(bytes: Uint8Array, start: number, end: number): string {
-  let text = '';
-  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i]!);
-  return text;
+  if (end - start > LATIN1_CHUNK) {
+    let text = '';
+    for (let at = start; at < end; at += LATIN1_CHUNK) text += latin1(bytes, at, Math.min(end, at + LATIN1_CHUNK));
+    return text;
+  }
+  // One flat string from a reused list of codes: a third faster than adding one character at a
+  // time, and no intermediate strings (this runs for every number lexeme that is re-printed).
+  const codes = latin1Codes;
+  codes.length = end - start;
+  for (let i = start; i < end; i++) codes[i - start] = bytes[i]!;
+  return String.fromCharCode.apply(null, codes);
 }
+
+/** Characters converted per `String.fromCharCode` call (far below any engine's argument limit). */
+const LATIN1_CHUNK = 4096;
+const latin1Codes: number[] = [];
 
 const utf8Decoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 

@@ -67,6 +67,8 @@ export class EntryHashBatches {
   /** Leaves of entries hashed here (no hasher). */
   private readonly fold: MerkleFold;
   private readonly hasher: EntryHasher | undefined;
+  /** Batches handed to the hasher (none: no root to ask for, and no thread to start). */
+  private sent = 0;
 
   constructor(
     private readonly sha256: Sha256,
@@ -138,7 +140,8 @@ export class EntryHashBatches {
   async settled(): Promise<Uint8Array | undefined> {
     this.flush();
     await this.delivered;
-    return this.hasher === undefined ? this.fold.root() : this.hasher.root();
+    if (this.hasher === undefined) return this.fold.root();
+    return this.sent === 0 ? undefined : this.hasher.root();
   }
 
   private flush(): void {
@@ -149,6 +152,7 @@ export class EntryHashBatches {
     const starts = Uint32Array.from(batch.starts);
     const ends = new Uint32Array(count);
     for (let k = 0; k < count; k++) ends[k] = k + 1 < count ? batch.starts[k + 1]! : this.sink.length;
+    this.sent++;
     const answer = this.hasher!.add(this.sink.bytes.subarray(0, this.sink.length), starts, ends, batch.claims, batch.claimed.subarray(0, count));
     this.sink.length = 0;
     // Report in entry order, whatever order the hasher answers in.

@@ -18,8 +18,8 @@ import { toHex } from '../../encoding/hex.ts';
 import { surrogateErrorMessage } from '../../json/canonical.ts';
 import { createByteSink, createCanonicalScratch, nextSlot, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
 import type { JsonReadError } from '../../json/errors.ts';
-import { decodeString, type DocumentRoot, type DocumentVisitor, materialize, readJsonDocument, scalarValue, type TapeNode } from '../../json/reader.ts';
-import { ESCAPED, SLOTS, TAG_ARRAY, TAG_OBJECT, TAG_STRING } from '../../json/tape.ts';
+import { decodeString, type DocumentRoot, type DocumentVisitor, latin1, materialize, readJsonDocument, type TapeNode } from '../../json/reader.ts';
+import { ESCAPED, SLOTS, TAG_ARRAY, TAG_INT, TAG_OBJECT, TAG_STRING } from '../../json/tape.ts';
 import type { JsonValue } from '../../json/value.ts';
 import { EntryHashBatches, type EntryHasherFactory, hexEquals } from './entry-hashes.ts';
 import { iterate, isPyError, pythonFromHex, subscriptTypeError, unpackPair, type PyError } from './python-ops.ts';
@@ -382,13 +382,23 @@ function entryFacts(bytes: Uint8Array, tape: Int32Array, contentSlot: number): E
     else if (keyEquals(bytes, tape, key, VALID_FROM)) validFrom = value;
     key = nextSlot(tape, value);
   }
-  const text = (slot: number): string | null => (slot >= 0 && tape[slot] === TAG_STRING ? decodeString(bytes, tape, slot) : null);
   let seq: number | string | null = null;
-  if (seqSlot >= 0 && tape[seqSlot] !== TAG_OBJECT && tape[seqSlot] !== TAG_ARRAY) {
-    const value = scalarValue(bytes, tape, seqSlot);
-    if (typeof value === 'bigint') seq = Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (seqSlot >= 0 && tape[seqSlot] === TAG_INT) {
+    const start = tape[seqSlot + 1]!;
+    const end = tape[seqSlot + 2]!;
+    // Up to 15 digits is a safe integer: no BigInt needed (`+ 0`: Python's int has no -0).
+    if (end - start <= 15) seq = Number(latin1(bytes, start, end)) + 0;
+    else {
+      const value = BigInt(latin1(bytes, start, end));
+      seq = Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+    }
   }
-  return { kind: text(kind), grain: text(grain), seq, valid_from: text(validFrom) };
+  return { kind: stringAt(bytes, tape, kind), grain: stringAt(bytes, tape, grain), seq, valid_from: stringAt(bytes, tape, validFrom) };
+}
+
+/** The string at `slot`, or null when there is none or it is not a string. */
+function stringAt(bytes: Uint8Array, tape: Int32Array, slot: number): string | null {
+  return slot >= 0 && tape[slot] === TAG_STRING ? decodeString(bytes, tape, slot) : null;
 }
 
 const PROOF = /* @__PURE__ */ new TextEncoder().encode('proof');

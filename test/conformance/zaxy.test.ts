@@ -118,15 +118,49 @@ test('hashing entries on a worker thread gives the same report as hashing in pla
   }
 });
 
+/**
+ * A bundle of many batches for the entry hasher (fixtures are smaller than one batch, which is
+ * hashed in place): the 33 entries of a fixture, `copies` times over, changed by `change`.
+ */
+function manyBatchBundle(copies: number, change: (entries: { id: unknown; content: Record<string, unknown> }[]) => void): Uint8Array {
+  const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as { entries: { id: unknown; content: Record<string, unknown> }[] };
+  bundle.entries = Array.from({ length: copies }, () => structuredClone(bundle.entries)).flat();
+  change(bundle.entries);
+  return new TextEncoder().encode(JSON.stringify(bundle));
+}
+
+// Large bundles go to the worker thread a batch at a time: every kind of entry problem, wherever
+// it is, must give the report that hashing in place gives.
+test('hashing entries on a worker thread gives the in-place report for bundles of many batches', async () => {
+  const variants: [string, (entries: { id: unknown; content: Record<string, unknown> }[]) => void][] = [
+    ['copies, untouched', () => undefined],
+    ['content changed far in', (entries) => void (entries[2500]!.content['kind'] = 'changed')],
+    ['uppercase id', (entries) => void (entries[100]!.id = String(entries[100]!.id).toUpperCase())],
+    ['id not 64 characters, and an id that is a number', (entries) => {
+      entries[3000]!.id = 'short';
+      entries[3001]!.id = 7;
+    }],
+    ['lone surrogate in a content', (entries) => void (entries[2000]!.content['kind'] = '\ud800')],
+    ['no id', (entries) => void delete (entries as { id?: unknown }[])[1500]!.id],
+  ];
+  for (const [name, change] of variants) {
+    const bytes = manyBatchBundle(120, change);
+    const strip = (report: Awaited<ReturnType<typeof verifyZaxy>>) => ({ ...report, stats: undefined });
+    const batched = await verifyZaxy(bytes, { sha256: nodeSha256, entryHasher: nodeEntryHasher });
+    assert.deepEqual(strip(batched), strip(await verifyZaxy(bytes, { sha256: nodeSha256 })), name);
+    assert.equal(batched.details['entry_count'], 120 * 33, name);
+  }
+});
+
 // Batched ids are compared when their hashes come back; unusual ids (here not 64 characters) at
 // once, before the batches of earlier entries. Past limits.maxFindings, the findings kept must
 // still be those of the first entries, as in place.
 test('hashing entries on a worker thread keeps the first entries\' id findings when there are more than maxFindings', async () => {
-  const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as { entries: { id: string }[] };
-  bundle.entries.forEach((entry, index) => {
-    entry.id = index < 10 ? String(index % 10).repeat(64) : `short-${index}`;
-  });
-  const bytes = new TextEncoder().encode(JSON.stringify(bundle));
+  const bytes = manyBatchBundle(120, (entries) =>
+    entries.forEach((entry, index) => {
+      entry.id = index < 10 ? String(index % 10).repeat(64) : `short-${index}`;
+    }),
+  );
   for (const maxFindings of [1, 2, 5, 12]) {
     const batched = await verifyZaxy(bytes, { sha256: nodeSha256, entryHasher: nodeEntryHasher, limits: { maxFindings } });
     const hashedInPlace = await verifyZaxy(bytes, { sha256: nodeSha256, limits: { maxFindings } });
@@ -137,9 +171,16 @@ test('hashing entries on a worker thread keeps the first entries\' id findings w
 
 test('an entry hasher that fails makes an internal-error report, not a crash', async () => {
   const failing = () => ({ add: () => Promise.reject(new Error('hashing thread died')), root: () => Promise.resolve(undefined) });
-  const report = await verifyZaxy(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json')), { sha256: nodeSha256, entryHasher: failing });
+  const report = await verifyZaxy(manyBatchBundle(120, () => undefined), { sha256: nodeSha256, entryHasher: failing });
   assert.equal(report.overall, 'error');
   assert.ok(report.findings.some((finding) => finding.code === 'kit.internal_error' && finding.message.includes('hashing thread died')));
+});
+
+// A bundle of less than one batch is hashed in place: no thread is asked for anything.
+test('a small bundle does not use the entry hasher', async () => {
+  const unused = () => ({ add: () => Promise.reject(new Error('used')), root: () => Promise.reject(new Error('used')) });
+  const report = await verifyZaxy(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json')), { sha256: nodeSha256, entryHasher: unused });
+  assert.equal(report.overall, 'pass');
 });
 
 for (const c of sigverCases) {

@@ -6,7 +6,7 @@
  * `EntryHasher` (the CLI's worker thread) committed entries go out a batch at a time and are
  * hashed there, leaves folded into the root there too, while the parser goes on; only id
  * mismatches come back. Without one, each entry is hashed when it is committed and its leaf
- * folded here. Either way the root is folded leaf by leaf (`MerkleFold`): no list of leaves.
+ * folded here; so is a bundle of less than one batch (sooner than a thread could start). Either way the root is folded leaf by leaf (`MerkleFold`): no list of leaves.
  *
  * Memory: the canonical bytes of the batch being filled, plus a few bytes per entry of the
  * batches the hasher has not answered yet.
@@ -124,7 +124,10 @@ export class EntryHashBatches {
     if (this.sink.length >= BATCH_BYTES) this.flush();
   }
 
-  /** Without a hasher there is nothing to overlap with, and no batch worth holding. */
+  /**
+   * Hashes the entry at `sink[begun..length)` and forgets it. Without a hasher there is nothing
+   * to overlap with, and no batch worth holding.
+   */
   private hashNow(index: number, claimedId: Uint8Array | undefined, claimAt: number): void {
     const sink = this.sink;
     this.fold.add(this.sha256.digest(sink.bytes.subarray(this.begun, sink.length)));
@@ -132,16 +135,31 @@ export class EntryHashBatches {
       const id = this.sha256.digest(sink.bytes.subarray(this.begun + 1, sink.length));
       if (!hexEquals(claimedId, claimAt, id)) this.onMismatch(index, id, ASCII.decode(claimedId.subarray(claimAt, claimAt + 64)));
     }
-    sink.length = 0;
+    sink.length = this.begun;
     this.begun = -1;
   }
 
   /** Hands every committed entry over; resolves once all are hashed, to the root of their leaves. */
   async settled(): Promise<Uint8Array | undefined> {
+    // Less than a batch in all: hashed here, sooner than a thread could start.
+    if (this.sent === 0) this.hashBatchHere();
     this.flush();
     await this.delivered;
-    if (this.hasher === undefined) return this.fold.root();
-    return this.sent === 0 ? undefined : this.hasher.root();
+    return this.sent === 0 ? this.fold.root() : this.hasher!.root();
+  }
+
+  /** Hashes the committed entries of the batch here, as `hashNow` would have. */
+  private hashBatchHere(): void {
+    const batch = this.batch;
+    const end = this.sink.length;
+    for (let k = 0; k < batch.starts.length; k++) {
+      this.begun = batch.starts[k]!;
+      this.sink.length = k + 1 < batch.starts.length ? batch.starts[k + 1]! : end;
+      this.hashNow(batch.indices[k]!, batch.claimed[k] === 1 ? batch.claims : undefined, 64 * k);
+    }
+    this.batch = EntryHashBatches.emptyBatch();
+    this.sink.length = 0;
+    this.begun = -1;
   }
 
   private flush(): void {

@@ -17,11 +17,12 @@ import type { Sha256 } from '../../crypto/sha256.ts';
 import type { JsonReadError } from '../../json/errors.ts';
 import { createDocumentReader } from '../../json/reader.ts';
 import { pythonTypeName, type JsonValue } from '../../json/value.ts';
-import type { CheckedDimensions } from '../../report/collector.ts';
+import { type CheckedDimensions, now } from '../../report/collector.ts';
 import type { FindingCode } from '../../report/codes.ts';
 import type { Report } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import { StreamProblem } from '../../stream/problem.ts';
+import { nextTurn } from '../../stream/turn.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, type VerificationContext } from '../../verification.ts';
 import { checkBundle, type CheckOutcome } from './bundle.ts';
@@ -133,6 +134,9 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
   return { kind: shape, ...(await checkBundle({ root: signedRoot, entries: scanned.entries, pin, verifier, sha256, collector, maxFacts: MAX_DETAIL_ENTRIES })) };
 }
 
+/** Parsing time after which the event loop is let turn (a turn costs some tens of microseconds). */
+const TURN_EVERY_MS = 2;
+
 /**
  * Reads the input through `scanner` while it arrives (the scan overlaps decompression), holding at
  * most `limits.maxBufferedBytes` and keeping the document for a second reading only up to
@@ -155,6 +159,7 @@ async function readScanned<T>(
     ...(guess === undefined ? {} : { expectedBytes: guess }),
   });
   const reader = opened.stream.getReader();
+  let lastTurn = now();
   try {
     for (;;) {
       if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
@@ -163,6 +168,11 @@ async function readScanned<T>(
       document.push(value);
       if (document.heldBytes() > limits.maxBufferedBytes) {
         throw new StreamProblem('limit.buffered_bytes', `document is larger than limits.maxBufferedBytes (${limits.maxBufferedBytes} bytes)`);
+      }
+      // Let the event loop turn between chunks that took a while (see stream/turn.ts).
+      if (now() - lastTurn >= TURN_EVERY_MS) {
+        await nextTurn();
+        lastTurn = now();
       }
     }
   } catch (error) {

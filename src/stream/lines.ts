@@ -18,6 +18,8 @@
  * @module
  */
 import { StreamProblem } from './problem.ts';
+import { nextTurn } from './turn.ts';
+import { now } from '../report/collector.ts';
 
 /** What is known about a line once it ended. */
 export interface LineEnd {
@@ -250,10 +252,11 @@ export interface ForEachLineOptions {
 
 /** Bytes handed to the splitter at once, so the abort check between slices stays frequent. */
 const SLICE_BYTES = 256 * 1024;
-/** Longest stretch of work before giving timers (and so an abort) a chance to run. */
-const YIELD_EVERY_MS = 50;
-
-const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+/**
+ * Longest stretch of work before the event loop may turn (stream/turn.ts): timers (and so an
+ * abort) run, and a decompressor on another thread gets its next slice started.
+ */
+const YIELD_EVERY_MS = 2;
 
 /**
  * Reads a byte stream to its end through a line splitter into `sink`. Resolves with the number
@@ -273,13 +276,13 @@ export async function forEachLine(stream: ReadableStream<Uint8Array>, options: F
       if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
       const { done, value } = await reader.read();
       if (done) break;
-      // Bounded slices, and now and then a macrotask: an in-memory input resolves every read as a
-      // microtask, so without this a timer-driven abort (a Cancel click) could not fire until the
-      // whole input was verified.
+      // Bounded slices, and now and then a turn of the event loop: an in-memory input resolves
+      // every read as a microtask, so without this a timer-driven abort (a Cancel click) could not
+      // fire until the whole input was verified.
       for (let at = 0; at < value.byteLength; at += SLICE_BYTES) {
         splitter.push(value.subarray(at, Math.min(value.byteLength, at + SLICE_BYTES)));
         if (now() - lastYield > YIELD_EVERY_MS) {
-          await new Promise((resolve) => setTimeout(resolve, 0));
+          await nextTurn();
           lastYield = now();
           if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
         }

@@ -6,7 +6,8 @@
  * `EntryHasher` (the CLI's worker thread) committed entries go out a batch at a time and are
  * hashed there, leaves folded into the root there too, while the parser goes on; only id
  * mismatches come back. Without one, each entry is hashed when it is committed and its leaf
- * folded here; so is a bundle of less than one batch (sooner than a thread could start). Either way the root is folded leaf by leaf (`MerkleFold`): no list of leaves.
+ * folded here; so is a bundle of less than one batch (sooner than a thread could start). Either
+ * way the root is folded leaf by leaf (`MerkleFold`): no list of leaves.
  *
  * Memory: the canonical bytes of the batch being filled, plus a few bytes per entry of the
  * batches the hasher has not answered yet.

@@ -576,11 +576,8 @@ export function scalarValue(bytes: Uint8Array, tape: Int32Array, slot: number): 
 /** ASCII bytes as a string (number lexemes, plain keys). */
 export function latin1(bytes: Uint8Array, start: number, end: number): string {
   const length = end - start;
-  if (length > LATIN1_SHORT) {
-    let text = '';
-    for (let at = start; at < end; at += LATIN1_SHORT) text += latin1(bytes, at, Math.min(end, at + LATIN1_SHORT));
-    return text;
-  }
+  // A long lexeme (a hostile number of a million digits) at once; ASCII reads the same as UTF-8.
+  if (length > LATIN1_SHORT) return utf8Decoder.decode(bytes.subarray(start, end));
   // One flat string from a reused list of codes of that length (setting an array's length is a
   // slow runtime call): a third faster than adding one character at a time, and no intermediate
   // strings (this runs for every number lexeme that is re-printed).
@@ -589,7 +586,7 @@ export function latin1(bytes: Uint8Array, start: number, end: number): string {
   return String.fromCharCode.apply(null, codes);
 }
 
-/** Longer texts are converted this many characters at a time. */
+/** Longer texts go through the decoder (one call, no list). */
 const LATIN1_SHORT = 64;
 /** `latin1Codes[n]`: a list of n codes, reused. */
 const latin1Codes: number[][] = [];

@@ -2,12 +2,12 @@
  * The two hashes of every signed-bundle entry (zaxy spec §6, §8 step 4), its Merkle leaf
  * SHA-256(0x00 ‖ canonical) and its id SHA-256(canonical), and the Merkle root of the leaves.
  *
- * The scanner writes an entry's canonical bytes (`begin`), then commits or abandons them. With an
- * `EntryHasher` (the CLI's worker thread) committed entries go out a batch at a time and are
- * hashed there, leaves folded into the root there too, while the parser goes on; only id
- * mismatches come back. Without one, each entry is hashed when it is committed and its leaf
- * folded here; so is a bundle of less than one batch (sooner than a thread could start). Either
- * way the root is folded leaf by leaf (`MerkleFold`): no list of leaves.
+ * The scanner writes an entry's canonical bytes (`begin`), then commits or abandons them; they are
+ * hashed a batch at a time (`hashEntries`). With an `EntryHasher` (the CLI's worker thread) the
+ * batches go there and are hashed, leaves folded into the root there too, while the parser goes
+ * on; only id mismatches come back. Without one, each batch is hashed here when it is full; so is
+ * a bundle of less than one batch (sooner than a thread could start). Either way the root is
+ * folded leaf by leaf (`MerkleFold`): no list of leaves.
  *
  * Memory: the canonical bytes of the batch being filled, plus a few bytes per entry of the
  * batches the hasher has not answered yet.
@@ -33,13 +33,41 @@ export interface EntryHasher {
    * Resolves to the entries whose id differs: `mismatched[j]` is a k, `ids[32j..32j+32)` its id.
    * The arguments are read or copied before the call returns: the caller may reuse them.
    */
-  add(data: Uint8Array, starts: Uint32Array, ends: Uint32Array, claims: Uint8Array, claimed: Uint8Array): Promise<{ mismatched: Uint32Array; ids: Uint8Array }>;
+  add(data: Uint8Array, starts: Uint32Array, ends: Uint32Array, claims: Uint8Array, claimed: Uint8Array): Promise<Mismatches>;
   /** Once every `add` is answered: the root of all the leaves added (undefined when none were). */
   root(): Promise<Uint8Array | undefined>;
 }
 
 /** A fresh `EntryHasher` for each `entries` array (a duplicate key starts another). */
 export type EntryHasherFactory = () => EntryHasher;
+
+/** Entries of a batch whose id differs: `mismatched[j]` is a k, `ids[32j..32j+32)` its id. */
+export interface Mismatches {
+  readonly mismatched: Uint32Array;
+  readonly ids: Uint8Array;
+}
+
+/**
+ * What `EntryHasher.add` does, wherever it is done (here, or on the CLI's worker thread): each
+ * entry's leaf folded into `fold`, its id compared with its claim when it has one.
+ * @example
+ * const { mismatched } = hashEntries(data, starts, ends, claims, claimed, new MerkleFold(sha256), sha256);
+ */
+export function hashEntries(data: Uint8Array, starts: Uint32Array, ends: Uint32Array, claims: Uint8Array, claimed: Uint8Array, fold: MerkleFold, sha256: Sha256): Mismatches {
+  const mismatched: number[] = [];
+  const ids: Uint8Array[] = [];
+  for (let k = 0; k < starts.length; k++) {
+    fold.add(sha256.digest(data.subarray(starts[k]!, ends[k]!)));
+    if (claimed[k] !== 1) continue;
+    const id = sha256.digest(data.subarray(starts[k]! + 1, ends[k]!));
+    if (hexEquals(claims, 64 * k, id)) continue;
+    mismatched.push(k);
+    ids.push(id);
+  }
+  const packed = new Uint8Array(32 * ids.length);
+  ids.forEach((id, j) => packed.set(id, 32 * j));
+  return { mismatched: Uint32Array.from(mismatched), ids: packed };
+}
 
 /**
  * Receives an entry whose id is not the hash of its content: the id computed, and the claimed
@@ -60,12 +88,12 @@ const ASCII = /* @__PURE__ */ new TextDecoder();
 const HEX_DIGITS = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
 
 export class EntryHashBatches {
-  /** Canonical bytes: of the batch being filled, or of the one entry hashed here. */
+  /** Canonical bytes of the batch being filled. */
   private readonly sink: ByteSink = createByteSink(BATCH_BYTES + (1 << 16));
   private batch: Batch = EntryHashBatches.emptyBatch();
   private begun = -1;
   private delivered: Promise<void> = Promise.resolve();
-  /** Leaves of entries hashed here (no hasher). */
+  /** Leaves of the batches hashed here. */
   private readonly fold: MerkleFold;
   private readonly hasher: EntryHasher | undefined;
   /** Batches handed to the hasher (none: no root to ask for, and no thread to start). */
@@ -110,7 +138,6 @@ export class EntryHashBatches {
    * of the computed id (`onMismatch` when they differ).
    */
   commit(index: number, claimedId?: Uint8Array, claimAt = 0): void {
-    if (this.hasher === undefined) return this.hashNow(index, claimedId, claimAt);
     const batch = this.batch;
     const k = batch.starts.length;
     batch.starts.push(this.begun);
@@ -118,77 +145,66 @@ export class EntryHashBatches {
     if (batch.claimed.length <= k) batch.claimed = grown(batch.claimed, k + 1);
     if (claimedId !== undefined) {
       if (batch.claims.length < 64 * (k + 1)) batch.claims = grown(batch.claims, 64 * (k + 1));
-      batch.claims.set(claimedId.subarray(claimAt, claimAt + 64), 64 * k);
+      for (let i = 0; i < 64; i++) batch.claims[64 * k + i] = claimedId[claimAt + i]!;
       batch.claimed[k] = 1;
     }
     this.begun = -1;
-    if (this.sink.length >= BATCH_BYTES) this.flush();
-  }
-
-  /**
-   * Hashes the entry at `sink[begun..length)` and forgets it. Without a hasher there is nothing
-   * to overlap with, and no batch worth holding.
-   */
-  private hashNow(index: number, claimedId: Uint8Array | undefined, claimAt: number): void {
-    const sink = this.sink;
-    this.fold.add(this.sha256.digest(sink.bytes.subarray(this.begun, sink.length)));
-    if (claimedId !== undefined) {
-      const id = this.sha256.digest(sink.bytes.subarray(this.begun + 1, sink.length));
-      if (!hexEquals(claimedId, claimAt, id)) this.onMismatch(index, id, ASCII.decode(claimedId.subarray(claimAt, claimAt + 64)));
-    }
-    sink.length = this.begun;
-    this.begun = -1;
+    if (this.sink.length >= BATCH_BYTES) this.flush(false);
   }
 
   /** Hands every committed entry over; resolves once all are hashed, to the root of their leaves. */
   async settled(): Promise<Uint8Array | undefined> {
-    // Less than a batch in all: hashed here, sooner than a thread could start.
-    if (this.sent === 0) this.hashBatchHere();
-    this.flush();
+    this.flush(true);
     await this.delivered;
     return this.sent === 0 ? this.fold.root() : this.hasher!.root();
   }
 
-  /** Hashes the committed entries of the batch here, as `hashNow` would have. */
-  private hashBatchHere(): void {
-    const batch = this.batch;
-    const end = this.sink.length;
-    for (let k = 0; k < batch.starts.length; k++) {
-      this.begun = batch.starts[k]!;
-      this.sink.length = k + 1 < batch.starts.length ? batch.starts[k + 1]! : end;
-      this.hashNow(batch.indices[k]!, batch.claimed[k] === 1 ? batch.claims : undefined, 64 * k);
-    }
-    this.batch = EntryHashBatches.emptyBatch();
-    this.sink.length = 0;
-    this.begun = -1;
-  }
-
-  private flush(): void {
+  /** Hashes the batch, here or by the hasher; `last`: no entry will follow. */
+  private flush(last: boolean): void {
     const batch = this.batch;
     const count = batch.starts.length;
     if (count === 0) return;
     this.batch = EntryHashBatches.emptyBatch();
+    const data = this.sink.bytes.subarray(0, this.sink.length);
     const starts = Uint32Array.from(batch.starts);
     const ends = new Uint32Array(count);
-    for (let k = 0; k < count; k++) ends[k] = k + 1 < count ? batch.starts[k + 1]! : this.sink.length;
+    for (let k = 0; k < count; k++) ends[k] = k + 1 < count ? batch.starts[k + 1]! : data.length;
+    const claimed = batch.claimed.subarray(0, count);
+    // Without a hasher, and for a bundle of less than one batch (sooner than a thread could start).
+    if (this.hasher === undefined || (last && this.sent === 0)) {
+      this.report(batch, hashEntries(data, starts, ends, batch.claims, claimed, this.fold, this.sha256));
+      this.sink.length = 0;
+      return;
+    }
     this.sent++;
-    const answer = this.hasher!.add(this.sink.bytes.subarray(0, this.sink.length), starts, ends, batch.claims, batch.claimed.subarray(0, count));
+    const answer = this.hasher.add(data, starts, ends, batch.claims, claimed);
     this.sink.length = 0;
     // Report in entry order, whatever order the hasher answers in.
-    const delivered = Promise.all([this.delivered, answer]).then(([, { mismatched, ids }]) => {
-      for (let j = 0; j < mismatched.length; j++) {
-        const k = mismatched[j]!;
-        this.onMismatch(batch.indices[k]!, ids.slice(32 * j, 32 * j + 32), ASCII.decode(batch.claims.subarray(64 * k, 64 * k + 64)));
-      }
-    });
+    const delivered = Promise.all([this.delivered, answer]).then(([, mismatches]) => this.report(batch, mismatches));
     // A failed batch is reported by `settled`; until then it must not count as unhandled.
     delivered.catch(() => undefined);
     this.delivered = delivered;
   }
+
+  private report(batch: Batch, { mismatched, ids }: Mismatches): void {
+    for (let j = 0; j < mismatched.length; j++) {
+      const k = mismatched[j]!;
+      this.onMismatch(batch.indices[k]!, ids.slice(32 * j, 32 * j + 32), ASCII.decode(batch.claims.subarray(64 * k, 64 * k + 64)));
+    }
+  }
+}
+
+function grown(buffer: Uint8Array, needed: number): Uint8Array {
+  let size = buffer.length * 2;
+  while (size < needed) size *= 2;
+  const bigger = new Uint8Array(size);
+  bigger.set(buffer);
+  return bigger;
 }
 
 /**
- * Whether the 64 bytes at `claimed[from..]` are the lowercase hex of `id[at..at+32)`.
+ * Whether the 64 bytes at `claimed[from..]` are the lowercase hex of `id[at..at+32)`, compared in
+ * place (no string).
  * @example
  * hexEquals(new TextEncoder().encode('00'.repeat(32)), 0, new Uint8Array(32)); // true
  */
@@ -198,12 +214,4 @@ export function hexEquals(claimed: Uint8Array, from: number, id: Uint8Array, at 
     if (claimed[from + 2 * i] !== HEX_DIGITS[byte >> 4] || claimed[from + 2 * i + 1] !== HEX_DIGITS[byte & 15]) return false;
   }
   return true;
-}
-
-function grown(buffer: Uint8Array, needed: number): Uint8Array {
-  let size = buffer.length * 2;
-  while (size < needed) size *= 2;
-  const bigger = new Uint8Array(size);
-  bigger.set(buffer);
-  return bigger;
 }

@@ -324,7 +324,6 @@ function valueOffset(tape: Int32Array, slot: number): number {
   return tape[slot + 1]!;
 }
 
-
 /**
  * Slot of the value of member `key` of the object at `objectSlot` (the last one, as in Python), or -1.
  */
@@ -347,7 +346,6 @@ function keyEquals(bytes: Uint8Array, tape: Int32Array, keySlot: number, key: Ui
   for (let i = 0; i < key.length; i++) if (bytes[start + i] !== key[i]) return false;
   return true;
 }
-
 
 /** `e["id"] == sha256hex(...)`: exact string equality (an uppercase id differs). */
 function idMatches(bytes: Uint8Array, tape: Int32Array, idSlot: number, id: Uint8Array): boolean {

@@ -2,7 +2,7 @@
 // demo/ but imports the element from ../components and the core from ../src (and ../wasm), so
 // the whole project folder is allowed; the verification worker is bundled as an ES module
 // worker so the core's per-format dynamic imports stay separate chunks.
-import { defineConfig, type Plugin } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { readFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +48,9 @@ export default defineConfig({
     fs: { allow: [projectRoot] },
   },
   preview: { host: '127.0.0.1' },
+  // The demo runs the TypeScript sources: the package's `#sha256` import names them under this
+  // condition (build/build.mjs), and the compiled dist/ otherwise.
+  resolve: { conditions: ['verify-export-source', ...defaultClientConditions] },
   worker: { format: 'es' },
   // The worker's dependencies are not found by Vite's dependency scan (they sit behind the
   // worker URL and dynamic imports); listing them avoids a mid-session re-optimisation, which

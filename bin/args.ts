@@ -24,6 +24,7 @@ Options:
   --max-line-bytes N        limits.maxLineBytes         --max-depth N           limits.maxJsonDepth
   --max-findings N          limits.maxFindings          --max-retained-bytes N  limits.maxRetainedBytes
   -h, --help                this text
+  -v, --version             the version of verify-export
 
 Exit codes: 0 pass, 1 verification failed, 2 input unreadable / not JSON / unknown format.
 `;
@@ -46,8 +47,11 @@ const LIMIT_FLAGS: Record<string, keyof Limits> = {
   'max-retained-bytes': 'maxRetainedBytes',
 };
 
-/** Parses argv; returns `'help'` for -h, or throws an Error whose message is for the user. */
-export function parseCliArgs(argv: readonly string[]): CliArgs | 'help' {
+/**
+ * Parses argv; returns `'help'` for -h and `'version'` for -v, or throws an Error whose message
+ * is for the user.
+ */
+export function parseCliArgs(argv: readonly string[]): CliArgs | 'help' | 'version' {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -58,10 +62,12 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | 'help' {
       'expect-public-key': { type: 'string' },
       strict: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false },
       ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
     },
   });
   if (values.help) return 'help';
+  if (values.version) return 'version';
   if (positionals.length !== 1) throw new Error('expected exactly one <file> (or - for stdin)');
   const format = values.format;
   if (format !== 'text' && format !== 'json') throw new Error(`--format must be text or json, not ${String(format)}`);

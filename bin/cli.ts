@@ -4,6 +4,7 @@
  * @module
  */
 import { type FileHandle, open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { toAgentxchainJson } from '../src/formats/agentxchain/compat.ts';
@@ -121,6 +122,10 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (args === 'version') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
   const fromStdin = args.file === '-';
   const label = fromStdin ? 'stdin' : resolve(args.file);
   let file: OpenedFile;
@@ -137,7 +142,15 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function print(args: Exclude<ReturnType<typeof parseCliArgs>, 'help'>, report: Report): number {
+/** The package's version, from its package.json: one folder up from bin/cli.ts and from dist/cli.js alike. */
+function packageVersion(): string {
+  const manifest = createRequire(import.meta.url)('../package.json') as { version: string };
+  return manifest.version;
+}
+
+type ParsedArgs = Exclude<ReturnType<typeof parseCliArgs>, 'help' | 'version'>;
+
+function print(args: ParsedArgs, report: Report): number {
   if (args.compat === 'agentxchain') {
     const compat = toAgentxchainJson(report);
     if (args.format === 'json') process.stdout.write(`${JSON.stringify(compat, null, 2)}\n`);
@@ -156,7 +169,7 @@ function print(args: Exclude<ReturnType<typeof parseCliArgs>, 'help'>, report: R
 }
 
 /** A file that cannot be opened: AgentXchain's command-error shape in compat mode, else a message. */
-function printUnreadable(args: Exclude<ReturnType<typeof parseCliArgs>, 'help'>, label: string, message: string): number {
+function printUnreadable(args: ParsedArgs, label: string, message: string): number {
   if (args.compat === 'agentxchain' && args.format === 'json') {
     process.stdout.write(`${JSON.stringify({ overall: 'error', input: label, message }, null, 2)}\n`);
   } else if (args.format === 'json') {

@@ -1,23 +1,77 @@
-// Builds the Node CLI bundle (dist/cli.js, and dist/sha256-worker.js, its hashing thread). Runs on
-// `npm install` (prepare) and `npm run build`.
+// Builds everything the package ships into dist/ (run by `npm run build`, `npm install` and
+// `npm pack` through prepack):
+// - dist/src, dist/components, dist/wasm: the library compiled by tsc (ESM .js, .d.ts, source
+//   maps), with hash-wasm's SHA-256 module as dist/wasm/generated/sha256.wasm;
+// - dist/cli.js and dist/sha256-worker.js: the Node CLI, bundled so that start-up is one read;
+// - dist/cdn/: the element with every dependency bundled, for a page without a bundler;
+// - dist/custom-elements.json: the Custom Elements Manifest;
+// - dist/worker/: the edge worker bundled for the local workerd (`npm run edge`, tests; not shipped).
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { extractSha256Wasm } from './wasm.mjs';
 
-await build({
-  entryPoints: { cli: 'bin/cli.ts', 'sha256-worker': 'bin/sha256-worker.ts' },
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // ESM entry points first: a package's CommonJS "main" cannot be tree-shaken, and hash-wasm's
-  // carries every algorithm it has (it made a third of the bundle, and of the start-up time).
-  mainFields: ['module', 'main'],
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  // The core imports format modules lazily; one file keeps CLI start-up to a single read.
-  splitting: false,
-});
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(PROJECT_ROOT, 'dist');
+/** Custom condition under which the package's `#sha256` import names the TypeScript sources. */
+export const SOURCE_CONDITION = 'verify-export-source';
 
-// The edge worker bundle (dist/worker/) and wasm/generated/sha256.wasm, extracted from hash-wasm.
-const { buildWorker, writeWorkerdConfig } = await import('./worker.mjs');
-writeWorkerdConfig({ outDir: (await buildWorker()).outDir });
+/** Compiles src/, components/ and wasm/ with tsc into dist/. */
+function compileLibrary() {
+  for (const folder of ['src', 'components', 'wasm']) rmSync(join(DIST, folder), { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(PROJECT_ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${result.status})`);
+  const wasmFile = extractSha256Wasm();
+  mkdirSync(join(DIST, 'wasm/generated'), { recursive: true });
+  copyFileSync(wasmFile, join(DIST, 'wasm/generated/sha256.wasm'));
+  copyFileSync(join(PROJECT_ROOT, 'wasm/sha256-module.d.ts'), join(DIST, 'wasm/generated/sha256.wasm.d.ts'));
+  pointWorkerUrlAtJs(join(DIST, 'components/verify-client.js'));
+}
+
+/**
+ * tsc rewrites the specifiers of imports, not URLs: the worker's `new URL('./verify-worker.ts',
+ * import.meta.url)` must name the compiled file. Fails the build if the pattern is not there once.
+ */
+function pointWorkerUrlAtJs(file) {
+  const source = readFileSync(file, 'utf8');
+  const pattern = /new URL\('\.\/verify-worker\.ts', import\.meta\.url\)/g;
+  const count = source.match(pattern)?.length ?? 0;
+  if (count !== 1) throw new Error(`${file}: expected one worker URL to rewrite, found ${count}`);
+  writeFileSync(file, source.replace(pattern, "new URL('./verify-worker.js', import.meta.url)"));
+}
+
+/** The Node CLI and its hashing thread, each one file. */
+async function buildCli() {
+  await build({
+    absWorkingDir: PROJECT_ROOT,
+    entryPoints: { cli: 'bin/cli.ts', 'sha256-worker': 'bin/sha256-worker.ts' },
+    outdir: DIST,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: [SOURCE_CONDITION],
+    // ESM entry points first: a package's CommonJS "main" cannot be tree-shaken, and hash-wasm's
+    // carries every algorithm it has (it made a third of the bundle, and of the start-up time).
+    mainFields: ['module', 'main'],
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    // The core imports format modules lazily; one file keeps CLI start-up to a single read.
+    splitting: false,
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  compileLibrary();
+  await buildCli();
+  const { buildCdn } = await import('./cdn.mjs');
+  await buildCdn();
+  const { writeCustomElementsManifest } = await import('./manifest.mjs');
+  writeCustomElementsManifest();
+  const { buildWorker, writeWorkerdConfig } = await import('./worker.mjs');
+  writeWorkerdConfig({ outDir: (await buildWorker()).outDir });
+}

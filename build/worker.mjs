@@ -41,7 +41,7 @@ export async function buildWorker({ outDir = WORKER_DIR, minify = false, entries
       platform: 'neutral',
       format: 'esm',
       target: 'es2022',
-      conditions: ['workerd', 'worker', 'browser'],
+      conditions: ['workerd', 'worker', 'browser', 'verify-export-source'],
       mainFields: ['module', 'main'],
       // Format modules are imported on demand by the core; one file is what workerd loads.
       splitting: false,

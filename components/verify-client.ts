@@ -36,8 +36,22 @@ interface Job {
   graceTimer?: ReturnType<typeof setTimeout>;
 }
 
-/** Starts the module worker. The literal `new Worker(new URL(…), { type: 'module' })` lets Vite bundle it. */
+/** The worker's file beside the CDN build's modules (dist/cdn/, see build/cdn.mjs). */
+const CDN_WORKER_FILE = './verify-worker.js';
+
+/**
+ * Starts the module worker. The literal `new Worker(new URL(…), { type: 'module' })` lets
+ * bundlers (Vite, webpack 5) bundle it. A page that loads the element from another origin (the
+ * CDN build from a CDN) may not start a worker from that origin (HTML Standard, "Dedicated
+ * workers": a worker's URL must be same-origin), so it starts a same-origin `blob:` module that
+ * imports the worker from there; its CSP must then allow `worker-src blob:`.
+ */
 function startWorker(): Worker {
+  if (typeof location !== 'undefined' && new URL(import.meta.url).origin !== location.origin) {
+    const workerUrl = new URL(CDN_WORKER_FILE, import.meta.url).href;
+    const trampoline = new Blob([`import ${JSON.stringify(workerUrl)};\n`], { type: 'text/javascript' });
+    return new Worker(URL.createObjectURL(trampoline), { type: 'module', name: 'verify-export' });
+  }
   return new Worker(new URL('./verify-worker.ts', import.meta.url), { type: 'module', name: 'verify-export' });
 }
 

@@ -3,6 +3,8 @@
  * findings, and build the frozen report. Keeps each `verify<Format>` down to its own checks.
  * @module
  */
+import { loadSha256 } from '#sha256';
+import type { Sha256 } from './crypto/sha256.ts';
 import { resolveLimits, type Limits } from './limits.ts';
 import type { VerifyOptions } from './options.ts';
 import { buildReport, createCollector, now, type CheckedDimensions, type FindingCollector } from './report/collector.ts';
@@ -39,6 +41,34 @@ export async function beginVerification(input: VerifyInput | OpenedInput, option
 }
 
 /**
+ * Thrown when no SHA-256 can be had: the caller passed none and the host refused to compile the
+ * default WebAssembly one (a Content-Security-Policy without `'wasm-unsafe-eval'`, or a Workers
+ * bundle made without the `.wasm` module). Reported as `kit.sha256_unavailable`.
+ */
+export class Sha256Unavailable extends Error {
+  override readonly name = 'Sha256Unavailable';
+}
+
+/**
+ * The SHA-256 to verify with: `options.sha256`, else the default the package's `#sha256` import
+ * loads once (hash-wasm; in workerd, the `.wasm` module; or whatever `initSha256` registered).
+ * @throws Sha256Unavailable when the default cannot be loaded on this host.
+ */
+export async function resolveSha256(options: { readonly sha256?: Sha256 | undefined }): Promise<Sha256> {
+  if (options.sha256 !== undefined) return options.sha256;
+  try {
+    return await loadSha256();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Sha256Unavailable(
+      `SHA-256 is unavailable: this host did not let the kit compile its WebAssembly SHA-256 (${reason}). ` +
+        "Pass options.sha256 (any implementation of the Sha256 interface), or call initSha256(module) from 'verify-export/wasm' " +
+        'with the compiled sha256.wasm module before verifying.',
+    );
+  }
+}
+
+/**
  * Records an error thrown while reading or verifying: a `StreamProblem` becomes its own finding
  * (gzip damage, limits, abort); anything else is a kit bug, reported as `kit.internal_error` so
  * that no input can turn a crash into a pass.
@@ -46,6 +76,10 @@ export async function beginVerification(input: VerifyInput | OpenedInput, option
 export function recordThrown(collector: FindingCollector, error: unknown, path = '$'): void {
   if (isStreamProblem(error)) {
     collector.add(error.code, path, error.message);
+    return;
+  }
+  if (error instanceof Sha256Unavailable) {
+    collector.add('kit.sha256_unavailable', path, error.message);
     return;
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

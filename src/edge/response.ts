@@ -17,7 +17,8 @@ const TOO_LARGE: ReadonlySet<FindingCode> = new Set<FindingCode>([
 
 /**
  * The status for a report: 200 pass, 422 verification failed, 413 a size limit was reached,
- * 500 the kit itself failed, 400 anything else unreadable or not a known format.
+ * 503 the host gave the kit no SHA-256 (a deployment without the `.wasm` module), 500 the kit itself
+ * failed, 400 anything else unreadable or not a known format.
  * @example
  * statusForReport(report); // 200 when report.overall === 'pass'
  */
@@ -26,6 +27,7 @@ export function statusForReport(report: Report): number {
   if (report.overall === 'fail') return 422;
   const codes = report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code);
   if (codes.some((code) => TOO_LARGE.has(code))) return 413;
+  if (codes.includes('kit.sha256_unavailable')) return 503;
   if (codes.includes('kit.internal_error')) return 500;
   return 400;
 }

@@ -5,7 +5,7 @@
  * forbids timers and random values there.
  * @module
  */
-import { loadSha256 } from '../../wasm/sha256.workerd.ts';
+import { loadSha256 } from '#sha256';
 import { handleVerifyRequest } from './handler.ts';
 import { optionsFromEnv, type EdgeEnv } from './options.ts';
 

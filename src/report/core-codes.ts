@@ -26,5 +26,6 @@ export const CORE_CODES = /* @__PURE__ */ Object.freeze({
   'gzip.truncated': { dimension: 'integrity', summary: 'The gzip stream ends inside a member.' },
   'gzip.trailing_garbage': { dimension: 'integrity', summary: 'Bytes after the last gzip member are not another member.' },
   'kit.internal_error': { dimension: 'input', summary: 'The kit itself failed on this input (a bug: please report it with the input).' },
+  'kit.sha256_unavailable': { dimension: 'input', summary: 'No SHA-256 could be loaded on this host (WebAssembly refused): pass options.sha256 or call initSha256.' },
   'kit.unsigned_format': { dimension: 'authenticity', summary: 'The format carries no signature: a re-sealed edit cannot be detected.' },
 } satisfies CodeTable);

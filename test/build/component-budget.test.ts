@@ -24,6 +24,7 @@ async function buildComponent(): Promise<Graph> {
     splitting: true,
     format: 'esm',
     platform: 'browser',
+    conditions: ['verify-export-source'],
     target: 'es2022',
     minify: true,
     outdir: 'out',

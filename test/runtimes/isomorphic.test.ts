@@ -38,6 +38,7 @@ describe('isomorphic core', () => {
         bundle: true,
         write: false,
         platform: 'neutral',
+        conditions: ['verify-export-source'],
         format: 'esm',
         mainFields: ['module', 'main'],
         logLevel: 'silent',

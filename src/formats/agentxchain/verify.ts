@@ -16,8 +16,7 @@ import { jsonPath } from '../../report/path.ts';
 import type { Report } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import type { OpenedInput } from '../../stream/open.ts';
-import { beginVerification, finishVerification, recordThrown } from '../../verification.ts';
-import { loadSha256 } from '../../../wasm/sha256.ts';
+import { beginVerification, finishVerification, recordThrown, resolveSha256 } from '../../verification.ts';
 import { ROOT_SCOPE, type CheckContext } from './context.ts';
 import { isJsonObject, type JsonValue } from './js-semantics.ts';
 import { readDocument } from './read-document.ts';
@@ -49,7 +48,7 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
         collector.add('agentxchain.not_an_object', '$', 'must be a JSON object', { compat: 'artifact: must be a JSON object' });
         details = { schema_version: null, export_kind: null, file_count: 0, files: [], compat: { shape: 'not_object', error_count: 1 } };
       } else {
-        const sha256: Sha256 = options.sha256 ?? (await loadSha256());
+        const sha256: Sha256 = await resolveSha256(options);
         const checks: CheckContext = {
           collector,
           sha256,

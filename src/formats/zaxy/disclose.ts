@@ -15,7 +15,7 @@
  * only the chosen entries are materialised, so a 100k-entry bundle disclosure stays light.
  * @module
  */
-import { loadSha256 } from '../../../wasm/sha256.ts';
+import { resolveSha256 } from '../../verification.ts';
 import { merkleLayersPacked, proofFromLayers } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
@@ -89,7 +89,12 @@ export async function discloseSubset(bundle: VerifyInput, selection: DisclosureS
   } catch (error) {
     return { ok: false, reason: `cannot read the bundle: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const sha256 = options.sha256 ?? (await loadSha256());
+  let sha256: Sha256;
+  try {
+    sha256 = await resolveSha256(options);
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
   return disclose(bytes, chooser, sha256, Math.min(limits.maxJsonDepth, PYTHON_NESTING_LIMIT));
 }
 

@@ -11,7 +11,6 @@
  * digits, nesting past ~990) is reported as unreadable, with Python's message.
  * @module
  */
-import { loadSha256 } from '../../../wasm/sha256.ts';
 import { verifySignature } from '../../crypto/signature.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { JsonReadError } from '../../json/errors.ts';
@@ -24,7 +23,7 @@ import type { VerifyInput } from '../../stream/input.ts';
 import { StreamProblem } from '../../stream/problem.ts';
 import { nextTurn } from '../../stream/turn.ts';
 import type { OpenedInput } from '../../stream/open.ts';
-import { beginVerification, finishVerification, recordThrown, type VerificationContext } from '../../verification.ts';
+import { beginVerification, finishVerification, recordThrown, resolveSha256, type VerificationContext } from '../../verification.ts';
 import { checkBundle, type CheckOutcome } from './bundle.ts';
 import { PYTHON_NESTING_LIMIT, type ZaxyOptions } from './options.ts';
 import { createSignedScanner, type DisclosedScan, type Scanner, scanSignedDocument } from './scan.ts';
@@ -62,7 +61,7 @@ export async function verifyZaxy(input: VerifyInput | OpenedInput, options: Zaxy
   if (opened.gzNameWithoutMagic) collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
   let outcome: Partial<CheckOutcome> & { kind?: ZaxyKind } = {};
   try {
-    const sha256: Sha256 = options.sha256 ?? (await loadSha256());
+    const sha256: Sha256 = await resolveSha256(options);
     outcome = await verifyDocument(context, sha256, options);
   } catch (error) {
     recordThrown(collector, error);

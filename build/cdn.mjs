@@ -1,0 +1,58 @@
+// The build for a page without a bundler (dist/cdn/): the element with every dependency bundled,
+// loaded by one `<script type="module" src=".../dist/cdn/verify-export.js">`. Its Web Worker is the
+// sibling verify-worker.js, and the parts loaded on demand (report view, each format's verifier,
+// ML-DSA) are chunks in the same folder, so every URL the element makes stays relative to it.
+// Bundled from the compiled dist/components, whose worker URL already names the .js file.
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const CDN_DIR = join(PROJECT_ROOT, 'dist/cdn');
+
+/**
+ * Bundles dist/components/verify-export.js and its worker into dist/cdn/ (minified ESM, chunks
+ * beside the entries).
+ * @returns {Promise<{ file: string, bytes: number, gzipBytes: number }[]>} each JavaScript output, with its size
+ */
+export async function buildCdn({ outDir = CDN_DIR } = {}) {
+  rmSync(outDir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: PROJECT_ROOT,
+    entryPoints: {
+      'verify-export': 'dist/components/verify-export.js',
+      'verify-worker': 'dist/components/verify-worker.js',
+    },
+    outdir: outDir,
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    mainFields: ['module', 'browser', 'main'],
+    minify: true,
+    sourcemap: 'linked',
+    legalComments: 'linked',
+    metafile: true,
+    write: true,
+    logLevel: 'warning',
+  });
+  return Object.entries(result.metafile.outputs)
+    .filter(([file]) => file.endsWith('.js'))
+    .map(([file, output]) => {
+      const absolute = join(PROJECT_ROOT, file);
+      return { file: relative(outDir, absolute), bytes: output.bytes, gzipBytes: gzipSizeOf(absolute) };
+    });
+}
+
+function gzipSizeOf(file) {
+  return gzipSync(readFileSync(file), { level: 9 }).byteLength;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const { file, bytes, gzipBytes } of await buildCdn()) console.log(`${file}\t${bytes} B\t${gzipBytes} B gzip`);
+}

@@ -1,5 +1,5 @@
-// Lint rules for the project (STYLE.md §14). The rule that matters most: the isomorphic code in
-// src/, components/ and wasm/ imports nothing from Node (DESIGN.md §5); only bin/, tests,
+// Lint rules for the project (docs/architecture.md). The rule that matters most: the isomorphic code in
+// src/, components/ and wasm/ imports nothing from Node (docs/architecture.md, "Runtimes"); only bin/, tests,
 // benchmarks and build scripts may.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -25,8 +25,8 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['node:*'], message: 'The isomorphic core must not import Node built-ins (DESIGN.md §5).' }],
-          paths: NODE_BUILTINS.map((name) => ({ name, message: 'The isomorphic core must not import Node built-ins (DESIGN.md §5).' })),
+          patterns: [{ group: ['node:*'], message: 'The isomorphic core must not import Node built-ins (docs/architecture.md, "Runtimes").' }],
+          paths: NODE_BUILTINS.map((name) => ({ name, message: 'The isomorphic core must not import Node built-ins (docs/architecture.md, "Runtimes").' })),
         },
       ],
       'no-restricted-globals': [

@@ -1,5 +1,6 @@
 /**
- * Command-line parsing for `verify-export` (DESIGN.md §4), with `node:util`'s parseArgs.
+ * Command-line parsing for `verify-export` (docs/architecture.md, 'Command line'), with
+ * `node:util`'s parseArgs.
  * @module
  */
 import { parseArgs } from 'node:util';

@@ -1,6 +1,6 @@
-// Generates the README's table of finding codes from src/report/codes.ts (STYLE.md §13), so the
-// documentation can never drift from the closed list. `npm run docs` rewrites the README block;
-// test/unit/readme-codes.test.ts fails when it is stale.
+// Generates the README's table of finding codes from src/report/codes.ts (docs/architecture.md,
+// 'Finding codes'), so the documentation can never drift from the closed list. `npm run docs`
+// rewrites the README block; test/unit/readme-codes.test.ts fails when it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CODES } from '../src/report/codes.ts';
 

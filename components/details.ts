@@ -1,7 +1,7 @@
 /**
  * Defensive readers of `report.details`. Each format verifier fills details with its own facts
- * (DESIGN.md §3); any field may be missing or of another type, and every string in them may come
- * from the artifact, so the views only ever see these normalised shapes.
+ * (docs/architecture.md, 'The report'); any field may be missing or of another type, and every
+ * string in them may come from the artifact, so the views only ever see these normalised shapes.
  * @module
  */
 
@@ -104,7 +104,10 @@ function seqNumber(value: unknown): number | undefined {
 }
 
 export interface ProofStep {
-  /** `L` = the sibling is on the left; any other value hashes it on the right (Zaxy spec §6). */
+  /**
+   * `L` = the sibling is on the left; any other value hashes it on the right (docs/zaxy.md,
+   * 'Merkle tree').
+   */
   readonly side: string;
   readonly sibling: string;
 }

@@ -1,7 +1,8 @@
 /**
- * Choosing entries of a signed Zaxy bundle for recipient-side disclosure (Zaxy spec §3: the
- * chosen indices are entry positions, ascending). Pure functions over the report's entry list;
- * the subset itself is built by the core's `discloseSubset` in the worker.
+ * Choosing entries of a signed Zaxy bundle for recipient-side disclosure (docs/zaxy.md,
+ * 'Selectors and disclosure': the chosen indices are entry positions, ascending). Pure functions
+ * over the report's entry list; the subset itself is built by the core's `discloseSubset` in the
+ * worker.
  * @module
  */
 import type { ZaxyEntry } from './details.ts';

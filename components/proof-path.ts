@@ -1,7 +1,7 @@
 /**
  * A small SVG drawing of one disclosed entry's Merkle inclusion proof: the leaf at the bottom,
  * one level per proof step with the sibling drawn on the side the step names, the root on top
- * (Zaxy spec §6: `L` puts the sibling on the left, any other value on the right).
+ * (docs/zaxy.md, 'Merkle tree': `L` puts the sibling on the left, any other value on the right).
  * @module
  */
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';

@@ -1,6 +1,6 @@
 /**
  * The `<verify-export>` element class (registration lives in `verify-export.ts`). A view over
- * the core (DESIGN.md §7, STYLE.md §11): it collects the input, runs the core's `verify` in a
+ * the core (docs/architecture.md, 'Web component'): it collects the input, runs the core's `verify` in a
  * module worker through a `@lit/task` Task, and renders the `Report`. No verification logic here.
  * @module
  */

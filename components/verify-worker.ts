@@ -72,7 +72,8 @@ async function runDisclose(id: number, source: WorkerSource, indices: readonly n
   running.set(id, controller);
   try {
     const input = await openSource(source, controller.signal);
-    // Loaded only when a person asks for a subset (Zaxy spec §3, §4.3: the core builds it).
+    // Loaded only when a person asks for a subset (docs/zaxy.md, 'Selectors and disclosure': the
+    // core builds it).
     const { discloseSubset } = await import('../src/formats/zaxy/disclose.ts');
     const result = await discloseSubset(input, indices, { signal: controller.signal, ...(limits === undefined ? {} : { limits }) });
     if (!result.ok) throw new Error(result.reason);

@@ -1,6 +1,6 @@
 /**
- * Resource limits (DESIGN.md §6). Every artifact may be hostile: each limit bounds time or
- * memory, and exceeding one yields a `limit.*` finding, never a crash.
+ * Resource limits (docs/architecture.md, 'Limits'). Every artifact may be hostile: each limit
+ * bounds time or memory, and exceeding one yields a `limit.*` finding, never a crash.
  * @module
  */
 

@@ -1,5 +1,5 @@
 /**
- * Options every entry point takes (DESIGN.md §3).
+ * Options every entry point takes (docs/architecture.md, 'Options').
  * @module
  */
 import type { Sha256 } from './crypto/sha256.ts';

@@ -1,7 +1,7 @@
 /**
  * `verify`: detect the format, then dispatch to exactly one format verifier. Nothing else
- * (DESIGN.md §2). Format modules are imported on demand so a page only loads the verifier (and
- * crypto) the artifact needs.
+ * (docs/architecture.md, 'Pipeline'). Format modules are imported on demand so a page only loads
+ * the verifier (and crypto) the artifact needs.
  * @module
  */
 import type { VerifyOptions } from './options.ts';

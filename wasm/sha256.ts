@@ -1,7 +1,7 @@
 /**
  * Default SHA-256 for the core: hash-wasm's WebAssembly SHA-256 behind the core's synchronous
  * `Sha256` interface. This module is the one place that knows how that WASM is loaded
- * (DESIGN.md §5):
+ * (docs/architecture.md, 'WASM loading'):
  * - browsers, Vite, Node and Deno: hash-wasm compiles its inlined module from bytes (the default);
  * - Cloudflare Workers / workerd refuse to compile WASM from bytes at run time, so the `workerd`
  *   export condition selects `sha256.workerd.ts`, which imports `generated/sha256.wasm` as a

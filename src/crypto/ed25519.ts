@@ -1,11 +1,11 @@
 /**
- * Ed25519 verification with OpenSSL's acceptance rule (zaxy spec §14), which is what Zaxy's
- * signer library (pyca/cryptography on OpenSSL) applies. Implemented here on @noble/curves'
+ * Ed25519 verification with OpenSSL's acceptance rule (docs/zaxy.md, 'Signatures'), which is what
+ * Zaxy's signer library (pyca/cryptography on OpenSSL) applies. Implemented here on @noble/curves'
  * point arithmetic because neither of noble's own verify modes gives OpenSSL's verdicts:
  * - noble default (ZIP-215) uses the cofactored equation and re-encodes R and A before hashing;
  * - noble `zip215: false` rejects non-canonical public keys that OpenSSL accepts.
- * On `fixtures/zaxy/sigver-ed25519-edge-openssl.json` noble's default differs on 2 vectors and its
- * strict mode on 4; this rule agrees with OpenSSL (and node:crypto) on all of them.
+ * On the edge-case vectors the runtime tests run (`test/runtimes/sigver.ts`) noble's default differs
+ * on 2 vectors and its strict mode on 4; this rule agrees with OpenSSL (and node:crypto) on all of them.
  *
  * OpenSSL's rule (`ossl_ed25519_verify`, ref10):
  * 1. signature = R (32 bytes) ‖ S (32 bytes, little-endian); reject unless S < L.

@@ -1,6 +1,6 @@
 /**
- * Zaxy's binary Merkle tree (zaxy spec §6), in the style of transparency-dev/merkle: compute,
- * then compare with evidence.
+ * Zaxy's binary Merkle tree (docs/zaxy.md, 'Merkle tree'), in the style of transparency-dev/merkle:
+ * compute, then compare with evidence.
  *
  * - Leaf: SHA-256(0x00 ‖ canonical entry bytes). Node: SHA-256(0x01 ‖ left ‖ right). The distinct
  *   prefixes keep a node digest from ever passing as a leaf (second-preimage resistance).
@@ -15,9 +15,9 @@
 import type { Sha256 } from './sha256.ts';
 import { toHex } from '../encoding/hex.ts';
 
-/** Domain prefix of a leaf hash (spec §6). */
+/** Domain prefix of a leaf hash (docs/zaxy.md, 'Merkle tree'). */
 export const LEAF_PREFIX = 0x00;
-/** Domain prefix of an interior node hash (spec §6). */
+/** Domain prefix of an interior node hash (docs/zaxy.md, 'Merkle tree'). */
 export const NODE_PREFIX = 0x01;
 
 /** One proof step: the sibling digest and the sibling's side (`"L"`, `"R"`, or anything from a file). */
@@ -69,10 +69,10 @@ export function merkleRoot(leaves: readonly Uint8Array[], sha256: Sha256): Uint8
 
 /**
  * `merkleRoot` one leaf at a time, in O(log n) memory: a stack of the roots of complete subtrees
- * (2^h leaves at height h, like the bits of a binary counter). The level-by-level tree of spec §6
- * pairs nodes from the left and promotes an unpaired last node, so its root is those subtree roots
- * joined from the smallest up, right to left: for 7 leaves, H(abcd, H(ef, g)). Property-tested
- * against `merkleRootPacked`.
+ * (2^h leaves at height h, like the bits of a binary counter). The level-by-level tree
+ * (docs/zaxy.md, 'Merkle tree') pairs nodes from the left and promotes an unpaired last node, so
+ * its root is those subtree roots joined from the smallest up, right to left: for 7 leaves, H(abcd,
+ * H(ef, g)). Property-tested against `merkleRootPacked`.
  * @example
  * const fold = new MerkleFold(sha256);
  * for (const leaf of leaves) fold.add(leaf);
@@ -138,7 +138,7 @@ export function merkleRootPacked(packed: Uint8Array, count: number, sha256: Sha2
         message.set(packed.subarray(32 * i, 32 * i + 64), 1);
         packed.set(sha256.digest(message), 32 * next);
       } else {
-        // Promote the unpaired last node unchanged (spec §6).
+        // Promote the unpaired last node unchanged (docs/zaxy.md, 'Merkle tree').
         packed.copyWithin(32 * next, 32 * i, 32 * i + 32);
       }
       next++;
@@ -202,7 +202,7 @@ export function merkleLayersPacked(packed: Uint8Array, count: number, sha256: Sh
         message.set(layer.subarray(32 * i, 32 * i + 64), 1);
         next.set(sha256.digest(message), 32 * j);
       } else {
-        next.set(layer.subarray(32 * i, 32 * i + 32), 32 * j); // promoted unchanged (spec §6)
+        next.set(layer.subarray(32 * i, 32 * i + 32), 32 * j); // promoted unchanged (docs/zaxy.md, 'Merkle tree')
       }
     }
     layers.push(next);

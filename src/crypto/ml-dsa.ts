@@ -1,9 +1,9 @@
 /**
  * ML-DSA-65 verification (FIPS 204, pure mode, empty context), as Zaxy's signer library calls it
- * (zaxy spec §7). @noble/post-quantum is loaded on first use (dynamic import), so bundles and
- * pages that never meet an ML-DSA signature do not download or parse it. Its verdicts agree with
- * OpenSSL on the 64 vectors of `fixtures/zaxy/sigver-ml-dsa-65-edge-openssl.json` (malformed
- * hint encodings included).
+ * (docs/zaxy.md, 'Signatures'). @noble/post-quantum is loaded on first use (dynamic import), so
+ * bundles and pages that never meet an ML-DSA signature do not download or parse it. Its verdicts
+ * agree with OpenSSL on the 64 edge-case vectors the runtime tests run (`test/runtimes/sigver.ts`;
+ * malformed hint encodings included).
  * @module
  */
 

@@ -1,8 +1,9 @@
 /**
- * The SHA-256 interface the core hashes through (STYLE.md §5). Synchronous on purpose: Merkle
- * trees and per-file digests call it hundreds of thousands of times, and an async call per hash
- * would dominate. The default implementation (hash-wasm) is loaded by `wasm/sha256.ts`; the Node
- * CLI may pass `node:crypto`, tests pass other implementations to cross-check.
+ * The SHA-256 interface the core hashes through (docs/architecture.md, 'SHA-256 and signature
+ * interfaces'). Synchronous on purpose: Merkle trees and per-file digests call it hundreds of
+ * thousands of times, and an async call per hash would dominate. The default implementation
+ * (hash-wasm) is loaded by `wasm/sha256.ts`; the Node CLI may pass `node:crypto`, tests pass other
+ * implementations to cross-check.
  * @module
  */
 

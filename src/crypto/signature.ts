@@ -1,5 +1,6 @@
 /**
- * Signature verification behind one small injectable interface (STYLE.md §5).
+ * Signature verification behind one small injectable interface (docs/architecture.md,
+ * 'SHA-256 and signature interfaces').
  *
  * `verifySignature` is the default: `ed25519` with OpenSSL's acceptance rule (`ed25519.ts`,
  * pure JavaScript on @noble/curves, identical in Node, browsers, workerd and Deno) and
@@ -10,7 +11,7 @@
  * @module
  */
 
-/** Algorithms the default verifier knows (Zaxy's labels, spec §7). */
+/** Algorithms the default verifier knows (Zaxy's labels, docs/zaxy.md, 'Signatures'). */
 export type SignatureAlgorithm = 'ed25519' | 'ml-dsa-65';
 
 /**

@@ -1,9 +1,9 @@
 /**
- * The edge worker's HTTP answer (DESIGN.md §4b): a web-standard `Request` in, the JSON report
- * out. Runtime-neutral (Workers, Deno, Node's fetch types); makes no network requests.
- * The request body is attacker-controlled and may be huge, slow or endless: it is streamed into
- * the core, which counts it against the body limit while reading, so a 413 goes out before an
- * oversized body has arrived.
+ * The edge worker's HTTP answer (docs/architecture.md, 'Edge worker'): a web-standard `Request` in,
+ * the JSON report out. Runtime-neutral (Workers, Deno, Node's fetch types); makes no network
+ * requests. The request body is attacker-controlled and may be huge, slow or endless: it is
+ * streamed into the core, which counts it against the body limit while reading, so a 413 goes out
+ * before an oversized body has arrived.
  * @module
  */
 import { verify } from '../verify.ts';

@@ -1,6 +1,7 @@
 /**
  * `verify-export/edge`: verify uploaded artifacts in an edge worker (Cloudflare Workers /
- * workerd, Deno, or any runtime with web-standard `Request`/`Response`). DESIGN.md §4b.
+ * workerd, Deno, or any runtime with web-standard `Request`/`Response`); see docs/architecture.md,
+ * 'Edge worker'.
  * @module
  */
 export { handleVerifyRequest } from './handler.ts';

@@ -1,5 +1,6 @@
 /**
- * Options of the edge handler (DESIGN.md §4b) and how a deployment's environment sets them.
+ * Options of the edge handler (docs/architecture.md, 'Edge worker') and how a deployment's
+ * environment sets them.
  * @module
  */
 import type { Sha256 } from '../crypto/sha256.ts';

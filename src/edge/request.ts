@@ -1,7 +1,7 @@
 /**
- * Reads what a verification request asks for (DESIGN.md §4b): query parameters, the pinned key
- * header, and whether the body's type and encoding are ones the kit can read. Everything here is
- * client-controlled; a malformed value answers 400/415, never a guess.
+ * Reads what a verification request asks for (docs/architecture.md, 'Edge worker'): query
+ * parameters, the pinned key header, and whether the body's type and encoding are ones the kit can
+ * read. Everything here is client-controlled; a malformed value answers 400/415, never a guess.
  * @module
  */
 import type { FormatId } from '../report/types.ts';

@@ -1,6 +1,6 @@
 /**
- * HTTP answers of the edge handler (DESIGN.md §4b): the status a report maps to, JSON and text
- * responses, and opt-in CORS headers.
+ * HTTP answers of the edge handler (docs/architecture.md, 'Edge worker'): the status a report maps
+ * to, JSON and text responses, and opt-in CORS headers.
  * @module
  */
 import type { FindingCode } from '../report/codes.ts';

@@ -1,6 +1,6 @@
 /**
  * Node's lenient base64 decoding (its byte buffers' `'base64'` encoding), reproduced exactly because
- * AgentXchain verifies `content_base64` with it (specs/agentxchain.md §4.7). `atob` is stricter
+ * AgentXchain verifies `content_base64` with it (docs/agentxchain.md §4.7). `atob` is stricter
  * and would turn accepted artifacts into failures, so it must not be used.
  *
  * Rules: characters outside the base64 and base64url alphabets are skipped; `-`/`_` count as

@@ -1,13 +1,13 @@
 /**
  * Python's canonical JSON bytes (`json.dumps(sort_keys=True, separators=(",", ":"),
- * ensure_ascii=False)` as UTF-8, zaxy spec §5) written straight from the input bytes and their
- * tape (`tape.ts`): no values, no intermediate strings. Plain strings and integers are copied as
- * they are; escaped strings are decoded and re-escaped the way Python does; floats are re-printed
- * as Python's repr; object members are put in code-point order (the byte order of UTF-8) with the
- * last of duplicate keys kept.
+ * ensure_ascii=False)` as UTF-8, docs/zaxy.md, 'Canonical JSON') written straight from the input
+ * bytes and their tape (`tape.ts`): no values, no intermediate strings. Plain strings and integers
+ * are copied as they are; escaped strings are decoded and re-escaped the way Python does; floats
+ * are re-printed as Python's repr; object members are put in code-point order (the byte order of
+ * UTF-8) with the last of duplicate keys kept.
  *
- * This is the fast path for hashing many entries (zaxy spec §14 speed note); `canonical.ts` is
- * the value-based twin and both must agree byte for byte (property-tested).
+ * This is the fast path for hashing many entries (docs/zaxy.md, 'Reading in one pass');
+ * `canonical.ts` is the value-based twin and both must agree byte for byte (property-tested).
  *
  * Plain functions over one reusable state object keep the hot path free of closures.
  * @module

@@ -1,8 +1,8 @@
 /**
  * Python's `json.dumps` for values of the lossless model (`value.ts`), byte for byte:
  * - `canonicalJson`: `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`
- *   encoded as UTF-8, the bytes Zaxy hashes and signs (zaxy spec §5). Keys sorted by code point
- *   (not UTF-16 code unit, as JavaScript and RFC 8785 sort), floats as Python's repr, exact big
+ *   encoded as UTF-8, the bytes Zaxy hashes and signs (docs/zaxy.md, 'Canonical JSON'). Keys sorted
+ *   by code point (not UTF-16 code unit, as JavaScript and RFC 8785 sort), floats as Python's repr, exact big
  *   integers, `NaN`/`Infinity` tokens, only `"` `\\` and C0 controls escaped (lowercase `\u00xx`).
  *   A lone surrogate cannot be encoded: the result is then CPython's `UnicodeEncodeError` text.
  * - `pythonJsonDumps`: `json.dumps(v, indent=N, ensure_ascii=False)` (Zaxy's file layout).

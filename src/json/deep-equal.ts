@@ -1,6 +1,6 @@
 /**
  * Deep-strict equality of JSON values with Node's `util.isDeepStrictEqual` semantics, which
- * AgentXchain uses to compare claimed and re-derived data (specs/agentxchain.md §4):
+ * AgentXchain uses to compare claimed and re-derived data (docs/agentxchain.md §4):
  * numbers compare with `Object.is` (so `0` and `-0` differ), arrays element-wise, objects by the
  * set of own enumerable keys (order irrelevant) and their values; a key holding `undefined`
  * differs from a missing key; `__proto__` is an ordinary own key.

@@ -2,7 +2,7 @@
  * Python's `float.__repr__` (CPython `format_float_short`, repr mode) in JavaScript.
  *
  * Both languages print the shortest digit string that round-trips (CPython: David Gay's dtoa
- * mode 0; JavaScript: Number::toString), so only the layout differs (zaxy spec §5, §13):
+ * mode 0; JavaScript: Number::toString), so only the layout differs (docs/zaxy.md, 'Canonical JSON'):
  * Python uses positional notation when the decimal point position `decpt` (value =
  * 0.DIGITS × 10^decpt) satisfies -4 < decpt <= 16, keeps `.0` on integral values, and otherwise
  * writes `d.ddde±XX` with a sign and at least two exponent digits.

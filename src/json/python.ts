@@ -1,6 +1,6 @@
 /**
  * CPython 3.11's `repr()` and `str()` of JSON-loaded values, for reproducing reference-tool
- * messages such as Zaxy's `unsupported bundle version <repr>` (zaxy spec §8, §14):
+ * messages such as Zaxy's `unsupported bundle version <repr>` (docs/zaxy.md, 'Python texts'):
  * strings in quotes chosen as CPython chooses them, non-printable characters escaped by the
  * Unicode 14.0 table of Python 3.11, floats as `float.__repr__` (`nan`, `inf`), `True`/`False`/
  * `None`, lists and dicts with `, ` and `: ` separators, dicts in first-insertion order.

@@ -1,7 +1,8 @@
 /**
- * The closed list of finding codes (STYLE.md §13). Renaming a code is a breaking change.
- * Each format owns its rows in `src/formats/<id>/codes.ts`; this module only joins them, so the
- * union type `FindingCode` stays closed and the README table is generated from one place.
+ * The closed list of finding codes (docs/architecture.md, 'Finding codes'). Renaming a code is a
+ * breaking change. Each format owns its rows in `src/formats/<id>/codes.ts`; this module only joins
+ * them, so the union type `FindingCode` stays closed and the README table is generated from one
+ * place.
  * @module
  */
 import { CORE_CODES } from './core-codes.ts';

@@ -1,6 +1,6 @@
 /**
  * Collects findings while a verifier runs and turns them into a frozen `Report`
- * (STYLE.md §3: report everything, then decide).
+ * (docs/architecture.md, 'Report everything, then decide').
  * @module
  */
 import { codeInfo, type FindingCode } from './codes.ts';

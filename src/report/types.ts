@@ -1,5 +1,6 @@
 /**
- * The report every verifier returns (DESIGN.md §3). Plain data, JSON-serialisable, frozen.
+ * The report every verifier returns (docs/architecture.md, 'The report'). Plain data,
+ * JSON-serialisable, frozen.
  * @module
  */
 import type { FindingCode } from './codes.ts';
@@ -26,7 +27,7 @@ export interface Finding {
   readonly code: FindingCode;
   /** JSON path (`$.files[".agentxchain/state.json"].sha256`) or `line 17` for NDJSON. */
   readonly path: string;
-  /** Human-readable; the spec's exact string where the spec gives one. */
+  /** Human-readable; the reference tool's wording where the format's docs/ page gives one. */
   readonly message: string;
   readonly severity: Severity;
   /**

@@ -1,10 +1,11 @@
 /**
- * Streaming gunzip (RFC 1952) as a Web stream pair (STYLE.md §6), built from a push-style core:
- * this module parses the gzip member framing itself (header, trailer, concatenated members) and
- * hands only the raw DEFLATE data to a raw inflater (fflate's streaming `Inflate` by default;
- * the CLI plugs in node:zlib's, see `GunzipEngine`), so that every member's CRC-32 and ISIZE are
- * checked (fflate's own `Gunzip` checks neither) and bytes after the last member are caught
- * instead of ignored. Browsers use `gunzip-native.ts` (DecompressionStream) by default.
+ * Streaming gunzip (RFC 1952) as a Web stream pair (docs/architecture.md, 'Streams and gzip'),
+ * built from a push-style core: this module parses the gzip member framing itself (header,
+ * trailer, concatenated members) and hands only the raw DEFLATE data to a raw inflater (fflate's
+ * streaming `Inflate` by default; the CLI plugs in node:zlib's, see `GunzipEngine`), so that every
+ * member's CRC-32 and ISIZE are checked (fflate's own `Gunzip` checks neither) and bytes after the
+ * last member are caught instead of ignored. Browsers use `gunzip-native.ts` (DecompressionStream)
+ * by default.
  *
  * The compressed bytes are attacker-controlled: output is capped by size and by ratio so a gzip
  * bomb stops at the limit instead of filling memory, and the input is fed to the inflater in

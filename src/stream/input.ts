@@ -1,5 +1,5 @@
 /**
- * Input normalisation (DESIGN.md §6): every accepted input becomes one
+ * Input normalisation (docs/architecture.md, 'Pipeline'): every accepted input becomes one
  * `ReadableStream<Uint8Array>`, so there is one code path for bytes, text, Blobs and Responses.
  * @module
  */

@@ -1,9 +1,9 @@
 /**
  * Finding codes of the NDJSON framing layer, shared by the line-oriented formats (agent-history,
  * codex-exec): each format's `codes.ts` includes this table, so the codes mean the same in both.
- * Which of them are errors and which warnings follows the formats' contracts (specs/agent-history.md
- * F1/F2, specs/codex-exec.md "Policy"): BOM, invalid UTF-8, non-JSON and non-object lines are
- * errors; CRLF, blank lines and a missing final newline are warnings.
+ * Which of them are errors and which warnings follows the formats' pages (docs/agent-history.md
+ * §4 F1/F2 and §5; docs/codex-exec.md, 'Lines and gzip'): BOM, invalid UTF-8, non-JSON and
+ * non-object lines are errors; CRLF, blank lines and a missing final newline are warnings.
  * @module
  */
 import type { CodeTable } from '../report/code-table.ts';

@@ -3,7 +3,7 @@
  * the opened input line by line (see `lines.ts`), reports the framing findings of
  * `ndjson-codes.ts`, parses each line as JSON and hands every object to the format. Container
  * problems (gzip damage, limits, abort) become findings without a line number; the lines decoded
- * before them are still checked (specs/agent-history.md and specs/codex-exec.md, Clarifications).
+ * before them are still checked (docs/agent-history.md §5; docs/codex-exec.md, 'Lines and gzip').
  * @module
  */
 import type { BaseIssue } from 'valibot';
@@ -187,7 +187,7 @@ export function isIsoTimestamp(value: string): boolean {
 }
 
 /**
- * Renders an offending value for a message: short, strings in single quotes as in the specs.
+ * Renders an offending value for a message: short, strings in single quotes.
  * @example
  * quote('stdin'); // "'stdin'"
  */

@@ -23,7 +23,7 @@ await assert.rejects(loadSha256(), /disallowed by embedder/);
 WebAssembly.compile = compile;
 WebAssembly.instantiate = instantiate;
 
-const sample = (name: string): Uint8Array => readFileSync(join(PROJECT_ROOT, 'demo/samples', name));
+const sample = (name: string): Uint8Array<ArrayBuffer> => new Uint8Array(readFileSync(join(PROJECT_ROOT, 'demo/samples', name)));
 
 function assertToldWhatToDo(report: Report): void {
   assert.equal(report.overall, 'error');

@@ -2,7 +2,7 @@
  * Finding codes of the `agent-history` format. One row per code: the verdict dimension it fails and a
  * one-line meaning. Codes are stable: renaming one is a breaking change. The NDJSON framing codes
  * (`ndjson.*`) are shared with codex-exec. Invariant ids (H1, M2, …) are those of
- * specs/agent-history.md §4.
+ * docs/agent-history.md §4.
  * @module
  */
 import type { CodeTable } from '../../report/code-table.ts';

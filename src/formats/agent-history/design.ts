@@ -1,5 +1,5 @@
 /**
- * design-1.0 checks (specs/agent-history.md §3 and §4): a header on line 1, then one session per
+ * design-1.0 checks (docs/agent-history.md §3 and §4): a header on line 1, then one session per
  * line, each holding all its messages and an optional fork graph. Per-session invariants
  * (M1 index, M2 uuid links, M3 tool results, M4 time order, G1 graph, S1 times) are checked within
  * the line; across lines only the header, the session ids and the sub-agent parent references

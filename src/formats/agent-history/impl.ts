@@ -1,5 +1,5 @@
 /**
- * impl-2.0 checks (specs/agent-history.md §2 and Clarifications): what agent-history 2.0 really
+ * impl-2.0 checks (docs/agent-history.md §2): what agent-history 2.0 really
  * writes, one file per session: a header, one line per message, and a closing session summary
  * whose `message_count` equals the number of message lines. The state kept across lines is a few
  * counters and the header's agent.
@@ -60,7 +60,7 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
     const result = v.safeParse(implMessage, record);
     if (!result.success) reportIssues(add, line, result.issues, CODES);
     const role = record['role'];
-    // R1 (Clarifications): the exporter passes unknown roles through, so this is a warning.
+    // R1 (docs/agent-history.md §4): the exporter passes unknown roles through, so this is a warning.
     if (typeof role === 'string' && !(ROLES as readonly string[]).includes(role)) {
       add('agent-history.unknown_role', linePath(line, ['role']), `role ${quote(role)} not in {${ROLES.join(', ')}} (exporter passes unknown roles through)`, { severity: 'warning' });
     }

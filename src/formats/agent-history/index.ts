@@ -1,9 +1,9 @@
 /**
  * The `agent-history` format: NDJSON exports of agent-history (kvsankar/agent-history), plain or
- * gzip, verified line by line in bounded memory. Two shapes (specs/agent-history.md §1):
+ * gzip, verified line by line in bounded memory. Two shapes (docs/agent-history.md §1):
  * `design-1.0`, the unified multi-session schema of the design document, and `impl-2.0`, the
  * per-session files the real tool writes. The shape is chosen from the first record
- * (Clarifications): a header with `agent_types` is design-1.0, a header with `agent` is impl-2.0;
+ * (same section): a header with `agent_types` is design-1.0, a header with `agent` is impl-2.0;
  * without a header, a `session` object means design-1.0 and `message` records mean impl-2.0.
  * The format carries no signature: authenticity is `not-checked`.
  * @module
@@ -29,7 +29,7 @@ const AGENT_HISTORY_SKIM: SkimProfile = { opaque: ['text', 'output', 'input', 'm
 export type AgentHistorySchema = 'design-1.0' | 'impl-2.0';
 
 /**
- * Picks the shape from the first JSON-object record (Clarifications).
+ * Picks the shape from the first JSON-object record (docs/agent-history.md §1).
  * @example
  * detectAgentHistorySchema({ type: 'header', schema_version: '2.0', agent: 'claude' }); // 'impl-2.0'
  */

@@ -1,6 +1,6 @@
 /**
  * valibot schemas of agent-history NDJSON records, one per record type and shape
- * (specs/agent-history.md §2 impl-2.0 and §3 design-1.0). Unknown extra fields are tolerated
+ * (docs/agent-history.md §2 impl-2.0 and §3 design-1.0). Unknown extra fields are tolerated
  * everywhere (`looseObject`, policy in §4). Checks that span several values (index contiguity,
  * uuid links, graph, counts) live in `design.ts` / `impl.ts`, not here.
  * @module
@@ -109,7 +109,7 @@ export const implHeader = object({
   workspace: v.optional(string()),
 });
 
-/** `role` is only a string here: an unknown role is a warning in impl-2.0 (Clarifications). */
+/** `role` is only a string here: an unknown role is a warning in impl-2.0 (§4, R1). */
 export const implMessage = object({
   type: v.literal('message'),
   timestamp: string(),

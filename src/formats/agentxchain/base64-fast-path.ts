@@ -1,6 +1,6 @@
 /**
  * A fast path in front of the core's lenient base64 decoder (`src/encoding/base64.ts`), which stays
- * the one definition of Node's lenient `'base64'` decoding (specs/agentxchain.md §4.7).
+ * the one definition of Node's lenient `'base64'` decoding (docs/agentxchain.md §4.7).
  *
  * Nearly every `content_base64` a writer produces is plain base64: alphabet characters, then at most
  * two `=`. For exactly those strings Node's result is the textbook decoding, which this module

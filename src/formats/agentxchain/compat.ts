@@ -1,5 +1,5 @@
 /**
- * The reference's JSON report (`agentxchain verify export --format json`, specs/agentxchain.md §1):
+ * The reference's JSON report (`agentxchain verify export --format json`, docs/agentxchain.md §1):
  * rebuilt from a `Report` with the exact key order, so `JSON.stringify(toAgentxchainJson(r), null, 2)`
  * prints what the reference prints.
  * @module

@@ -3,8 +3,8 @@
  * the export being checked (the top level, or a child export nested under `repos.<id>.export`).
  *
  * The reference builds its error strings as `"<path>: <message>"` by plain concatenation and
- * prefixes a child's errors with `repos.<id>.export: ` (spec §2). We keep that exact text in
- * `finding.compat` and address the same place with a real JSON path built by `jsonPath`.
+ * prefixes a child's errors with `repos.<id>.export: ` (docs/agentxchain.md §2). We keep that exact
+ * text in `finding.compat` and address the same place with a real JSON path built by `jsonPath`.
  * @module
  */
 import type { Sha256 } from '../../crypto/sha256.ts';
@@ -49,7 +49,8 @@ export interface CheckContext {
 /**
  * Records a reference error. `refPath` is the reference's own path text (`files..agentxchain/state.json`,
  * `summary.phase`), `segments` the same place as JSON-path segments relative to the scope.
- * `message` is the spec's message; the compat text is `<prefix><refPath>: <message>`.
+ * `message` is the reference's message (docs/agentxchain.md); the compat text is
+ * `<prefix><refPath>: <message>`.
  */
 export function reportError(
   context: CheckContext,

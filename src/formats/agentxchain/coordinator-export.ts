@@ -1,5 +1,5 @@
 /**
- * Coordinator exports (`agentxchain_coordinator_export`), specs/agentxchain.md §8, G14, G15:
+ * Coordinator exports (`agentxchain_coordinator_export`), docs/agentxchain.md §8:
  * the coordinator block, the summary against the multirepo state files, then each repo entry,
  * whose child export is verified recursively under the prefix `repos.<id>.export: `.
  * Nesting is attacker-controlled: it is bounded by `context.maxNesting`, past which a child gets a
@@ -43,9 +43,9 @@ function keyCount(value: JsonValue): number {
 }
 
 /**
- * G14: `{repo_id: run.status || "unknown"}` over `S.repo_runs` (arrays included, keys as indices).
+ * §8.3: `{repo_id: run.status || "unknown"}` over `S.repo_runs` (arrays included, keys as indices).
  * Assigned on a plain object, as the reference does, so a `__proto__` key is dropped the same way.
- * @throws UnprocessableValue for a `null` run (G2 site 8).
+ * @throws UnprocessableValue for a `null` run (crash site 8, §9).
  */
 function expectedRepoRunStatuses(coordinatorState: JsonValue): Record<string, unknown> {
   const statuses: Record<string, unknown> = {};
@@ -128,7 +128,7 @@ function verifyCoordinatorSummary(context: CheckContext, scope: Scope, summary: 
   }
   verifyWorkflowPhaseOrder(context, scope, summary);
   // The reference computes the statuses before any comparison and crashes there on a null run
-  // (G2 site 8); the computation has no side effects, so reporting it here keeps the natural order.
+  // (crash site 8, §9); the computation has no side effects, so reporting it here keeps the natural order.
   const statuses = reconstruct(context, scope, ['summary', 'repo_run_statuses'], 'summary.repo_run_statuses', () => expectedRepoRunStatuses(coordinatorState));
   if (statuses !== undefined && !jsonDeepStrictEqual(summary['repo_run_statuses'], statuses.value)) {
     at(context, scope, 'agentxchain.summary_mismatch', 'summary.repo_run_statuses', 'must match coordinator state repo run statuses');

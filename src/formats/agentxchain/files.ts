@@ -1,5 +1,5 @@
 /**
- * The `files` map and its entries (specs/agentxchain.md §4, G4–G7): shape of each entry, then the
+ * The `files` map and its entries (docs/agentxchain.md §4): shape of each entry, then the
  * integrity of its content: decoded length, SHA-256, and the `data` it claims to hold.
  *
  * Every field of an entry is attacker-controlled. `content_base64` is decoded with Node's lenient
@@ -91,7 +91,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   }
   const format = entry['format'];
   if (!VALID_FORMATS.has(format)) {
-    // G2 site 10: an object with its own toString key crashes the reference's interpolation.
+    // Crash site 10 (§9): an object with its own toString key crashes the reference's interpolation.
     const shown = jsString(format);
     report.invalid('format', shown === undefined ? `unsupported format (${describeValue(format)})` : `unsupported format "${shown}"`);
     return row('invalid');
@@ -99,7 +99,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   const bytes = entry['bytes'];
   if (!isNonNegativeInteger(bytes)) report.invalid('bytes', 'bytes must be a non-negative integer');
   const sha256 = entry['sha256'];
-  // G4: a string, matched with JS `$` semantics (a trailing "\n" fails).
+  // §4.4: a string, matched with JS `$` semantics (a trailing "\n" fails).
   if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) report.invalid('sha256', 'sha256 must be a 64-character lowercase hex digest');
 
   // §4.5: null content is allowed for truncated or skipped entries, and then nothing is verified.
@@ -125,7 +125,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
     return row('invalid');
   }
 
-  // §4.7–4.10, G7: decode, then every content check runs, whatever the earlier ones found.
+  // §4.7–4.10: decode, then every content check runs, whatever the earlier ones found.
   const decoded = typeof content === 'string' ? decodeContentBase64(content) : decodeContentBase64Token(content);
   if (decoded.byteLength !== bytes) {
     const expected = jsString(bytes) ?? describeValue(bytes);
@@ -146,7 +146,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   return row('verified');
 }
 
-/** §4.5 and G5: what a null-content entry must still satisfy. */
+/** §4.5: what a null-content entry must still satisfy. */
 function verifyNullContentEntry(entry: Record<string, JsonValue>, format: string, report: ReturnType<typeof entryReporter>): void {
   const data = entry['data'];
   if (entry['truncated'] === true) {
@@ -207,7 +207,7 @@ function verifyData(
 
 /**
  * The reference's JSONL reader: split on `\n`, drop lines whose `trim()` is empty, parse the rest.
- * Line numbers count the non-blank lines (G6: the first bad line stops parsing).
+ * Line numbers count the non-blank lines (§4.10: the first bad line stops parsing).
  * @throws Error `<relPath>: invalid JSONL at line <k>: <V8 message>`
  */
 export function parseJsonl(raw: string, relPath: string): JsonValue[] {

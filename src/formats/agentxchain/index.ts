@@ -1,6 +1,6 @@
 /**
  * The `agentxchain` format: AgentXchain run and coordinator export artifacts, verified with the
- * verdict and error strings of `agentxchain verify export` (specs/agentxchain.md).
+ * verdict and error strings of `agentxchain verify export` (docs/agentxchain.md).
  * @module
  */
 export { verifyAgentxchain } from './verify.ts';

@@ -1,6 +1,6 @@
 /**
  * The JavaScript behaviours the reference verifier relies on, named so each use says what it
- * reproduces (specs/agentxchain.md §2, §11, G1). The reference is plain Node code; where its result
+ * reproduces (docs/agentxchain.md §2, §11). The reference is plain Node code; where its result
  * depends on a JS-ism (optional chaining on any value, `String()` of a JSON value, `Date.parse`,
  * ICU collation) we perform the very same native operation rather than imitate it.
  * @module
@@ -23,7 +23,7 @@ export function isJsonObject(value: JsonValue): value is JsonObject {
 }
 
 /**
- * JS optional chaining `value?.[key]` (spec G1): `undefined` through `null`/`undefined`, a plain
+ * JS optional chaining `value?.[key]` (§2, null-safe reads): `undefined` through `null`/`undefined`, a plain
  * property read otherwise (so primitives and arrays read their own and inherited properties,
  * exactly as the reference does). `key` goes through ToPropertyKey, which throws for an object
  * whose own `toString` is not a function: callers that pass artifact values as keys must expect it.
@@ -46,7 +46,7 @@ export function path(value: JsonValue, ...keys: readonly string[]): JsonValue {
 /**
  * `String(value)` (template-literal interpolation gives the same text for JSON values), or
  * `undefined` where the reference would throw: an object with its own `toString` key (never a
- * function in JSON, so ToPrimitive fails, spec G2 crash site 10), an array holding one, or nesting
+ * function in JSON, so ToPrimitive fails, crash site 10 of §9), an array holding one, or nesting
  * deep enough to exhaust the stack.
  * @example
  * jsString(2 ** 64);               // '18446744073709552000'
@@ -71,7 +71,7 @@ export function isParsableDate(value: JsonValue): boolean {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value));
 }
 
-/** `typeof v === 'string' && v.length > 0`, no trimming (spec G8). */
+/** `typeof v === 'string' && v.length > 0`, no trimming (§2). */
 export function isNonEmptyString(value: JsonValue): value is string {
   return typeof value === 'string' && value.length > 0;
 }
@@ -85,7 +85,7 @@ let collatorEn: Intl.Collator | undefined;
 let collatorDefault: Intl.Collator | undefined;
 
 /**
- * `a.localeCompare(b, 'en')`: ICU collation, not code-point order (spec §5.8).
+ * `a.localeCompare(b, 'en')`: ICU collation, not code-point order (§5.8).
  * @example
  * ['b', 'A', 'a'].sort(compareEn); // ['a', 'A', 'b']
  */
@@ -95,7 +95,7 @@ export function compareEn(a: string, b: string): number {
 }
 
 /**
- * `a.localeCompare(b)` with the reference host's default locale, en-US (spec G15).
+ * `a.localeCompare(b)` with the reference host's default locale, en-US (§8.7).
  * @example
  * compareDefaultLocale('evt_z', 'evt0a'); // -1 (ICU orders '_' before digits)
  */

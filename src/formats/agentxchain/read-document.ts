@@ -1,6 +1,6 @@
 /**
  * Reads and parses the whole artifact as the reference does: `readFileSync(path, 'utf8')` (invalid
- * bytes → U+FFFD, a BOM kept) then `JSON.parse` (specs/agentxchain.md §1). Native `JSON.parse` gives
+ * bytes → U+FFFD, a BOM kept) then `JSON.parse` (docs/agentxchain.md §1). Native `JSON.parse` gives
  * the reference's semantics (last duplicate key wins, `__proto__` as an own key, `1e400` → Infinity)
  * and, in V8, its exact error messages.
  * @module

@@ -1,6 +1,6 @@
 /**
- * Run exports (`agentxchain_run_export`), specs/agentxchain.md §5, in the reference's order.
- * Every read of artifact data is null-safe (G1), like the reference's optional chaining.
+ * Run exports (`agentxchain_run_export`), docs/agentxchain.md §5, in the reference's order.
+ * Every read of artifact data is null-safe (§2), like the reference's optional chaining.
  * @module
  */
 import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
@@ -71,7 +71,7 @@ export function verifyRunExport(context: CheckContext, scope: Scope, artifact: J
     reportError(context, scope, 'agentxchain.state_mismatch', 'state', ['state'], 'must match files..agentxchain/state.json.data');
   }
 
-  // §5.7, G9: workspace only when the key exists.
+  // §5.7: workspace only when the key exists.
   if ('workspace' in artifact) verifyWorkspace(context, scope, artifact['workspace']);
 
   // §5.8: turn ids, sorted with ICU collation as the writer does.
@@ -104,7 +104,7 @@ export function verifyRunExport(context: CheckContext, scope: Scope, artifact: J
   for (const [field, expected, message] of counts) {
     if (summary[field] !== expected) at(context, scope, 'agentxchain.summary_mismatch', `summary.${field}`, message);
   }
-  // G2 site 1: the reference calls Object.keys(files) here and crashes on a null or missing files;
+  // Crash site 1 (§9): the reference calls Object.keys(files) here and crashes on a null or missing files;
   // that export already failed with `files: must be an object …`, so these two checks are skipped.
   if (files !== null && files !== undefined) {
     const keys = Object.keys(files);
@@ -122,7 +122,7 @@ export function verifyRunExport(context: CheckContext, scope: Scope, artifact: J
   verifyDashboardSession(context, scope, summary);
 }
 
-/** §5.7, G9: the workspace block's shape (no cross-checks, as in the reference). */
+/** §5.7: the workspace block's shape (no cross-checks, as in the reference). */
 function verifyWorkspace(context: CheckContext, scope: Scope, workspace: JsonValue): void {
   if (!isJsonObject(workspace)) {
     at(context, scope, 'agentxchain.field_invalid', 'workspace', 'must be an object');

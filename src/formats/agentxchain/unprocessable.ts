@@ -1,8 +1,8 @@
 /**
- * Values the reference verifier crashes on (specs/agentxchain.md §9 and G2: a `null` element, a
+ * Values the reference verifier crashes on (docs/agentxchain.md §9: a `null` element, a
  * truthy non-iterable list, an object with its own `toString` key …). The reference then prints
  * nothing and exits 1; we report an `agentxchain.unprocessable_value` finding at the value and go
- * on with the other checks (G3), so the verdict is `fail`, never a crash and never a pass.
+ * on with the other checks (§9), so the verdict is `fail`, never a crash and never a pass.
  * @module
  */
 import type { PathSegment } from '../../report/path.ts';
@@ -13,7 +13,7 @@ export class UnprocessableValue extends Error {
   override readonly name = 'UnprocessableValue';
   /**
    * @param segments where the value is, relative to the export being checked
-   * @param message what is wrong with it (the spec's wording where the spec gives one)
+   * @param message what is wrong with it (the wording of docs/agentxchain.md where it gives one)
    */
   constructor(
     readonly segments: readonly PathSegment[],

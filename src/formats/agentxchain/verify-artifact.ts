@@ -1,5 +1,5 @@
 /**
- * One AgentXchain export, top-level checks first (specs/agentxchain.md §3), then the kind's own
+ * One AgentXchain export, top-level checks first (docs/agentxchain.md §3), then the kind's own
  * checks. Used for the artifact itself and, recursively, for every child export of a coordinator.
  * @module
  */
@@ -44,7 +44,7 @@ export function verifyExportObject(context: CheckContext, scope: Scope, artifact
   if (exportKind === COORDINATOR_EXPORT) {
     return { files, repos: verifyCoordinatorExport(context, scope, artifact, verifyChildExport) };
   }
-  // G2 site 10: interpolating an object with its own toString key crashes the reference.
+  // Crash site 10 (§9): interpolating an object with its own toString key crashes the reference.
   const shown = jsString(exportKind);
   reportError(
     context,

@@ -1,5 +1,5 @@
 /**
- * `verifyAgentxchain`: AgentXchain run and coordinator export artifacts (specs/agentxchain.md),
+ * `verifyAgentxchain`: AgentXchain run and coordinator export artifacts (docs/agentxchain.md),
  * with the verdict and error strings of `agentxchain verify export` (CLI 2.159.0).
  *
  * The whole document is read (bounded by `limits.maxBufferedBytes`), decoded as UTF-8 the way

@@ -1,9 +1,8 @@
 /**
- * Streaming checks of a codex-orchestrator `exec --jsonl` stream (specs/codex-exec.md,
- * "Invariants for a verifier" and "Clarifications"). State kept across lines: the correlationId,
- * the current and previous attempt, the global chunk sequence, the last 65,536 bytes of each
- * stream of the current attempt (the exec:end tail rule) and the last exec:end, so memory is
- * bounded however long the stream is.
+ * Streaming checks of a codex-orchestrator `exec --jsonl` stream (docs/codex-exec.md,
+ * 'Invariants'). State kept across lines: the correlationId, the current and previous attempt, the
+ * global chunk sequence, the last 65,536 bytes of each stream of the current attempt (the exec:end
+ * tail rule) and the last exec:end, so memory is bounded however long the stream is.
  * @module
  */
 import * as v from 'valibot';
@@ -14,7 +13,10 @@ import { envelope, PAYLOADS, type EventType } from './schema.ts';
 
 const CODES = { missing: 'codex-exec.missing_field', invalid: 'codex-exec.invalid_field' } as const;
 
-/** The tool keeps the last 64 KiB of each stream in exec:end (spec, "Doc vs code" 3). */
+/**
+ * The tool keeps the last 64 KiB of each stream in exec:end (docs/codex-exec.md,
+ * 'Known differences', 3).
+ */
 export const TAIL_BYTES = 65_536;
 const REPLACEMENT = '\uFFFD';
 
@@ -145,7 +147,8 @@ export function createExecChecker(collector: FindingCollector): {
     if (state.endedLine !== 0) {
       add('codex-exec.chunk_after_end', linePath(line), `exec:chunk for attempt ${state.attempt} after exec:end of attempt ${state.attempt} (line ${state.endedLine})`);
     }
-    // Sequence: one counter for both streams, continuing across attempts (spec, "Doc vs code" 1).
+    // Sequence: one counter for both streams, continuing across attempts
+    // (docs/codex-exec.md, 'Known differences', 1).
     const sequence = payload['sequence'];
     if (typeof sequence === 'number' && Number.isInteger(sequence)) {
       const expected = lastSequence + 1;
@@ -159,7 +162,8 @@ export function createExecChecker(collector: FindingCollector): {
     if (typeof data !== 'string') return;
     const bytes = utf8(data);
     const hasReplacement = data.includes(REPLACEMENT);
-    // bytes counts the raw chunk; data is its lossy decoding (Clarifications: error only without U+FFFD).
+    // bytes counts the raw chunk; data is its lossy decoding (docs/codex-exec.md, 'Invariants':
+    // error only without U+FFFD).
     const declared = payload['bytes'];
     if (typeof declared === 'number' && declared !== bytes.byteLength) {
       add('codex-exec.chunk_bytes', linePath(line, ['payload', 'bytes']), `bytes ${declared} != UTF-8 byte length of data (${bytes.byteLength})${hasReplacement ? '; data holds U+FFFD, so the raw length may differ' : ''}`, {
@@ -263,7 +267,8 @@ export function createExecChecker(collector: FindingCollector): {
         add('codex-exec.summary_not_last', linePath(line), type === 'run:summary' ? 'second run:summary' : 'record after run:summary');
         if (type === 'run:summary') return; // its fields are not compared again
       }
-      // Clarifications: a timestamp earlier than the previous line's is only a warning.
+      // docs/codex-exec.md, 'Invariants': a timestamp earlier than the previous line's is only a
+      // warning.
       const timestamp = record['timestamp'];
       if (typeof timestamp === 'string' && isIsoTimestamp(timestamp)) {
         const time = Date.parse(timestamp);

@@ -1,8 +1,8 @@
 /**
  * Finding codes of the `codex-exec` format. One row per code: the verdict dimension it fails and a
  * one-line meaning. Codes are stable: renaming one is a breaking change. The NDJSON framing codes
- * (`ndjson.*`) are shared with agent-history. Rules: specs/codex-exec.md "Invariants" and
- * "Clarifications".
+ * (`ndjson.*`) are shared with agent-history. Rules: docs/codex-exec.md, 'Invariants' and
+ * 'Lines and gzip'.
  * @module
  */
 import type { CodeTable } from '../../report/code-table.ts';

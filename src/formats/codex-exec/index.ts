@@ -1,7 +1,7 @@
 /**
  * The `codex-exec` format: codex-orchestrator `exec --jsonl` event streams (`exec:begin`,
  * `exec:chunk`, `exec:retry`, `exec:end`, `run:summary`), plain or gzip, verified line by line in
- * bounded memory against specs/codex-exec.md. There is no reference verifier for this format (no
+ * bounded memory against docs/codex-exec.md. There is no reference verifier for this format (no
  * compat output), and it carries no signature: authenticity is `not-checked`.
  * @module
  */

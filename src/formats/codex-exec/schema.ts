@@ -1,6 +1,6 @@
 /**
  * valibot schemas of codex-orchestrator `exec --jsonl` events as the tool writes them
- * (specs/codex-exec.md "Envelope and writer", "Events as implemented"). Unknown extra fields are
+ * (docs/codex-exec.md, 'Envelope' and 'Events'). Unknown extra fields are
  * tolerated (`looseObject`). Cross-event rules live in `checks.ts`.
  * @module
  */

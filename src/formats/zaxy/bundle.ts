@@ -1,8 +1,9 @@
 /**
- * Signed bundle (`zaxy.portable.v1`, zaxy spec §4.2) with Zaxy's `verify_export` order and
- * reasons (spec §8, §14): version → pin → every `entries[i]["content"]` → each entry's id in order
- * → Merkle root → signature. The kit checks every step regardless and reports each problem;
- * the first one in Zaxy's order carries Zaxy's reason.
+ * Signed bundle (`zaxy.portable.v1`, docs/zaxy.md, 'Signed bundle') with Zaxy's `verify_export`
+ * order and reasons (docs/zaxy.md, 'verify_export order'): version → pin → every
+ * `entries[i]["content"]` → each entry's id in order → Merkle root → signature. The kit checks
+ * every step regardless and reports each problem; the first one in Zaxy's order carries Zaxy's
+ * reason.
  * @module
  */
 import type { Sha256 } from '../../crypto/sha256.ts';

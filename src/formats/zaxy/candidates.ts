@@ -2,7 +2,7 @@
  * Findings of a Zaxy check before they reach the report. Every check of the kit runs (report
  * everything), and Zaxy's own order of evaluation picks which one of them Zaxy would have
  * answered with: that one is recorded first and carries Zaxy's reason as `compat`
- * (DESIGN.md §3), the others follow without it.
+ * (docs/architecture.md, 'Report everything, then decide'), the others follow without it.
  * @module
  */
 import type { FindingCollector } from '../../report/collector.ts';

@@ -1,6 +1,7 @@
 /**
- * Checks shared by signed bundles and disclosed subsets (zaxy spec §8–§9 steps 1–2 and the
- * signature step), the kit's hex-malleability warning, and the signer facts shown in details.
+ * Checks shared by signed bundles and disclosed subsets (docs/zaxy.md, 'verify_export order' and
+ * 'verify_subset order': steps 1–2 and the signature step), the kit's hex-malleability warning,
+ * and the signer facts shown in details.
  * @module
  */
 import type { Sha256 } from '../../crypto/sha256.ts';
@@ -12,7 +13,7 @@ import { jsonPath } from '../../report/path.ts';
 import { type Candidate, clip } from './candidates.ts';
 import type { SignatureStep } from './header.ts';
 
-/** The only bundle version Zaxy's verifiers accept (spec §1). */
+/** The only bundle version Zaxy's verifiers accept (docs/zaxy.md, 'Versions'). */
 export const BUNDLE_VERSION = 'zaxy.portable.v1';
 
 /** The root object of a scanned signed document. */
@@ -100,7 +101,7 @@ export function signatureCandidate(step: SignatureStep, label: 'bundle' | 'subse
 
 /**
  * Kit-only warning: the signature hex is not lowercase without whitespace. It is not signed, so
- * such a variant still verifies (spec §8 "consequences"), but it is a malleable copy.
+ * such a variant still verifies (docs/zaxy.md, 'verify_export order'), but it is a malleable copy.
  */
 export function signatureHexWarning(root: Root): Candidate | undefined {
   const signature = rootValue(root, 'signature');

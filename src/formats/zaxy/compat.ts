@@ -1,6 +1,6 @@
 /**
  * Zaxy's own answer for a report: `{ok, reason}` exactly as its `verify_export` /
- * `verify_subset` return it (zaxy spec §8–§10). The CLI prints it for `--compat zaxy`
+ * `verify_subset` return it (docs/zaxy.md, 'Compat output'). The CLI prints it for `--compat zaxy`
  * (`--format json`), or Zaxy's text line `verify: OK` / `verify: FAIL - <reason>`.
  * @module
  */

@@ -1,7 +1,7 @@
 /**
- * Recipient-side disclosure (zaxy spec §3, §4.3): from a signed bundle, the subset Zaxy's
- * `disclose_subset` would write for the chosen entries — same header fields, same `index`,
- * `content` and `proof` values, same key order — laid out as Zaxy writes files
+ * Recipient-side disclosure (docs/zaxy.md, 'Selectors and disclosure'): from a signed bundle, the
+ * subset Zaxy's `disclose_subset` would write for the chosen entries — same header fields, same
+ * `index`, `content` and `proof` values, same key order — laid out as Zaxy writes files
  * (`json.dumps(subset, indent=2, ensure_ascii=False)`, no trailing newline). No key is needed: the
  * bundle's signature already covers the root every proof leads to.
  *
@@ -67,7 +67,7 @@ export interface DiscloseOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Header fields copied into a subset, in Zaxy's order (spec §4.3). */
+/** Header fields copied into a subset, in Zaxy's order (docs/zaxy.md, 'Disclosed subset'). */
 const SUBSET_FIELDS = ['version', 'algorithm', 'public_key', 'session_id', 'created_at', 'nonce', 'merkle_root', 'signature'] as const;
 
 /**

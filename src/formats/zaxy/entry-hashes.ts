@@ -1,6 +1,7 @@
 /**
- * The two hashes of every signed-bundle entry (zaxy spec §6, §8 step 4), its Merkle leaf
- * SHA-256(0x00 ‖ canonical) and its id SHA-256(canonical), and the Merkle root of the leaves.
+ * The two hashes of every signed-bundle entry (docs/zaxy.md, 'Merkle tree'; 'verify_export order',
+ * step 4), its Merkle leaf SHA-256(0x00 ‖ canonical) and its id SHA-256(canonical), and the Merkle
+ * root of the leaves.
  *
  * The scanner writes an entry's canonical bytes (`begin`), then commits or abandons them; they are
  * hashed a batch at a time (`hashEntries`). With an `EntryHasher` (the CLI's worker thread) the
@@ -27,11 +28,12 @@ const BATCH_BYTES = 512 * 1024;
 export interface EntryHasher {
   /**
    * The next entries: entry k's message is `data[starts[k]..ends[k])`, the 0x00 leaf prefix then
-   * its canonical bytes. SHA-256 of the message is its leaf, folded into the Merkle root (spec §6)
-   * of every leaf added so far; SHA-256 of the canonical bytes is its id, compared with the 64
-   * bytes at `claims[64k..]` when `claimed[k]` is 1 (equal when they are its lowercase hex).
-   * Resolves to the entries whose id differs: `mismatched[j]` is a k, `ids[32j..32j+32)` its id.
-   * The arguments are read or copied before the call returns: the caller may reuse them.
+   * its canonical bytes. SHA-256 of the message is its leaf, folded into the Merkle root
+   * (docs/zaxy.md, 'Merkle tree') of every leaf added so far; SHA-256 of the canonical bytes is its
+   * id, compared with the 64 bytes at `claims[64k..]` when `claimed[k]` is 1 (equal when they are
+   * its lowercase hex). Resolves to the entries whose id differs: `mismatched[j]` is a k,
+   * `ids[32j..32j+32)` its id. The arguments are read or copied before the call returns: the caller
+   * may reuse them.
    */
   add(data: Uint8Array, starts: Uint32Array, ends: Uint32Array, claims: Uint8Array, claimed: Uint8Array): Promise<Mismatches>;
   /** Once every `add` is answered: the root of all the leaves added (undefined when none were). */

@@ -1,8 +1,9 @@
 /**
  * The signing header and the signature step shared by `verify_export` and `verify_subset`
- * (zaxy spec §7, §14): arguments evaluated left to right — `algorithm`, `bytes.fromhex(public_key)`,
- * `bytes.fromhex(signature)`, the canonical header (fields read in the order version, algorithm,
- * public_key, session_id, created_at, nonce, merkle_root) — and only then the algorithm's value.
+ * (docs/zaxy.md, 'Signing header'; 'verify_export order', step 6): arguments evaluated left to
+ * right — `algorithm`, `bytes.fromhex(public_key)`, `bytes.fromhex(signature)`, the canonical header
+ * (fields read in the order version, algorithm, public_key, session_id, created_at, nonce,
+ * merkle_root) — and only then the algorithm's value.
  * @module
  */
 import { type SignatureVerifier, verifySignature } from '../../crypto/signature.ts';

@@ -1,9 +1,9 @@
 /**
- * The `zaxy` format: Zaxy memory exports (zaxy spec). One entry point, `verifyZaxy`, for the three
- * shapes, told apart by spec §12: a disclosed subset (`disclosed`, or no `entries` and no
- * `anchor`), a signed bundle (`zaxy.portable.v1`), or an unsigned envelope
- * (`zaxy.export.unsigned.v1`). Verdicts and reasons equal Zaxy's `verify_export` /
- * `verify_subset` (see `toZaxyJson`); the report adds every other problem found, separated into
+ * The `zaxy` format: Zaxy memory exports (docs/zaxy.md). One entry point, `verifyZaxy`, for the
+ * three shapes, told apart as docs/zaxy.md, 'Telling the shapes apart' says: a disclosed subset
+ * (`disclosed`, or no `entries` and no `anchor`), a signed bundle (`zaxy.portable.v1`), or an
+ * unsigned envelope (`zaxy.export.unsigned.v1`). Verdicts and reasons equal Zaxy's `verify_export`
+ * / `verify_subset` (see `toZaxyJson`); the report adds every other problem found, separated into
  * structure, integrity (ids, root, proofs), authenticity (signature) and trust (pinned key).
  *
  * The document is attacker-controlled and read once, as Python's `json.loads` would read it
@@ -185,8 +185,9 @@ async function readScanned<T>(
 }
 
 /**
- * Spec §12: `disclosed` → subset; else `entries` → signed bundle (unsigned envelope when the
- * version says so); else no `anchor` (bundles always have one) → subset; else signed bundle.
+ * docs/zaxy.md, 'Telling the shapes apart': `disclosed` → subset; else `entries` → signed bundle
+ * (unsigned envelope when the version says so); else no `anchor` (bundles always have one) →
+ * subset; else signed bundle.
  */
 function shapeOf(root: Map<string, unknown>): ZaxyKind {
   if (root.has('disclosed')) return 'zaxy.subset';

@@ -28,6 +28,6 @@ export interface ZaxyOptions extends VerifyOptions {
 /**
  * Python's json reader raises RecursionError at about this nesting depth inside Zaxy's CLI
  * (995 at the top of a bare interpreter; Zaxy's call stack takes some frames). Deeper documents
- * never reach Zaxy's verifier (zaxy spec §14).
+ * never reach Zaxy's verifier (docs/zaxy.md, 'Input Zaxy never verifies').
  */
 export const PYTHON_NESTING_LIMIT = 990;

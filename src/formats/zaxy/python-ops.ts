@@ -1,8 +1,8 @@
 /**
  * The few Python operations Zaxy's verifiers apply to untrusted values, with CPython 3.11's
- * exact exception texts (zaxy spec §14): `d[key]`, `for x in v`, `a, b = v`, `bytes.fromhex(v)`.
- * Each returns a result or a `PyError`; Zaxy turns a KeyError/TypeError/ValueError into
- * `malformed bundle: <str(exc)>`.
+ * exact exception texts (docs/zaxy.md, 'Python texts'): `d[key]`, `for x in v`, `a, b = v`,
+ * `bytes.fromhex(v)`. Each returns a result or a `PyError`; Zaxy turns a
+ * KeyError/TypeError/ValueError into `malformed bundle: <str(exc)>`.
  * @module
  */
 import { pythonRepr } from '../../json/python.ts';

@@ -1,7 +1,7 @@
 /**
- * One pass over a Zaxy document (zaxy spec §14 speed note): the root object is read as values,
- * but the two bulky arrays, `entries` (bundle) and `disclosed` (subset), are streamed element by
- * element. Each element's `content` goes from input bytes to canonical UTF-8 bytes
+ * One pass over a Zaxy document (docs/zaxy.md, 'Reading in one pass'): the root object is read as
+ * values, but the two bulky arrays, `entries` (bundle) and `disclosed` (subset), are streamed
+ * element by element. Each element's `content` goes from input bytes to canonical UTF-8 bytes
  * (`writeCanonicalFromTape`) and is hashed at once: the entry id SHA-256(canonical) and the Merkle
  * leaf SHA-256(0x00 ‖ canonical) over one buffer, without building values or strings.
  *
@@ -33,7 +33,7 @@ export interface EntryFacts {
   readonly valid_from: string | null;
 }
 
-/** A problem Zaxy's id loop would meet at one entry (spec §8 step 4). */
+/** A problem Zaxy's id loop would meet at one entry (docs/zaxy.md, 'verify_export order', step 4). */
 export type IdProblem =
   | { readonly index: number; readonly kind: 'missing' }
   | { readonly index: number; readonly kind: 'unencodable'; readonly text: string }
@@ -46,7 +46,10 @@ export interface EntriesScan {
   root: Uint8Array | undefined;
   /** Entries whose leaf could not be computed (not an object, no content, unencodable). */
   leaflessCount: number;
-  /** `e["content"]` failures (Python text), in entry order; the first decides (spec §14). Bounded. */
+  /**
+   * `e["content"]` failures (Python text), in entry order; the first decides (docs/zaxy.md,
+   * 'verify_export order', step 3). Bounded.
+   */
   readonly gatherErrors: { index: number; text: string }[];
   gatherErrorCount: number;
   /** Id-loop problems in entry order, bounded. */
@@ -133,7 +136,8 @@ const CONTENT = /* @__PURE__ */ new TextEncoder().encode('content');
 const ID = /* @__PURE__ */ new TextEncoder().encode('id');
 
 /**
- * Scans a signed bundle or subset (spec §4.2, §4.3), streaming `entries` and `disclosed`.
+ * Scans a signed bundle or subset (docs/zaxy.md, 'Signed bundle' and 'Disclosed subset'), streaming
+ * `entries` and `disclosed`.
  * @example
  * const scan = scanSignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000, maxDisclosed: 100000 });
  */
@@ -244,7 +248,10 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     entries.idProblemCount++;
   }
 
-  /** The signed root proofs are compared with, decoded as Zaxy decodes it (spec §9 step 4). */
+  /**
+   * The signed root proofs are compared with, decoded as Zaxy decodes it (docs/zaxy.md,
+   * 'verify_subset order', step 4).
+   */
   let signedRoot: Uint8Array | undefined;
 
   function startDisclosed(root: ReadonlyMap<string, unknown>): void {
@@ -467,9 +474,9 @@ function foldPlainProof(bytes: Uint8Array, tape: Int32Array, proofSlot: number, 
 }
 
 /**
- * One disclosed element, in Zaxy's order (spec §9 step 5, §14): `d["content"]` read and hashed,
- * then `d["proof"]` iterated (each step unpacked, then its sibling decoded), then the proof folded
- * into the root it implies. Fills `detail` when given.
+ * One disclosed element, in Zaxy's order (docs/zaxy.md, 'verify_subset order', step 5):
+ * `d["content"]` read and hashed, then `d["proof"]` iterated (each step unpacked, then its sibling
+ * decoded), then the proof folded into the root it implies. Fills `detail` when given.
  */
 function foldDisclosed(
   element: TapeNode,

@@ -1,21 +1,22 @@
 /**
  * valibot schemas of the unsigned envelope (`zaxy.export.unsigned.v1`) and of an entry
- * (`zaxy.export.v1`), zaxy spec §2 and §4.1. Unknown extra fields are tolerated (`looseObject`):
- * the export contract lets additive changes through without a version bump. Values come from the
- * lossless reader (`toPlain`): integers are `bigint`, floats `number`, so `seq: 1.0` is refused.
+ * (`zaxy.export.v1`), docs/zaxy.md, 'Entry schema' and 'Unsigned envelope'. Unknown extra fields
+ * are tolerated (`looseObject`): the export contract lets additive changes through without a
+ * version bump. Values come from the lossless reader (`toPlain`): integers are `bigint`, floats
+ * `number`, so `seq: 1.0` is refused.
  * @module
  */
 import * as v from 'valibot';
 import type { JsonValue } from '../../json/value.ts';
 
-/** Entry shape version (spec §1). */
+/** Entry shape version (docs/zaxy.md, 'Versions'). */
 export const ENTRY_SCHEMA_VERSION = 'zaxy.export.v1';
-/** Unsigned envelope version (spec §1). */
+/** Unsigned envelope version (docs/zaxy.md, 'Versions'). */
 export const UNSIGNED_VERSION = 'zaxy.export.unsigned.v1';
 
 /**
- * The citation Zaxy's own regex reads back (spec §2): a thread without `/` or whitespace, a
- * positive seq, and the sealed event's full lowercase SHA-256.
+ * The citation Zaxy's own regex reads back (docs/zaxy.md, 'Entry schema'): a thread without `/` or
+ * whitespace, a positive seq, and the sealed event's full lowercase SHA-256.
  */
 export const CITATION = /^eventloom:\/\/([^/\s]+)\/events\/([1-9][0-9]*)#([0-9a-f]{64})$/;
 

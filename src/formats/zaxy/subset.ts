@@ -1,11 +1,12 @@
 /**
- * Disclosed subset (zaxy spec §4.3) with Zaxy's `verify_subset` order and reasons (spec §9, §14):
+ * Disclosed subset (docs/zaxy.md, 'Disclosed subset') with Zaxy's `verify_subset` order and reasons
+ * (docs/zaxy.md, 'verify_subset order'):
  * version → pin → signature over the header → `bytes.fromhex(merkle_root)` → each disclosed
  * element in the given order (content hashed, proof decoded, proof folded and compared with the
  * root; `index` read only to word a failure). Note the order differs from bundles: the signature
  * comes before any content.
  *
- * Beyond Zaxy, warnings for what the signature does not bind (spec §6, §9, §11): proof sides
+ * Beyond Zaxy, warnings (docs/zaxy.md, 'What the signature does not bind'): proof sides
  * other than "L"/"R", sibling hex that is not lowercase, and an `index` that is missing, not an
  * integer, or inconsistent with the proof's path.
  * @module
@@ -187,7 +188,8 @@ function proofWarnings(details: readonly DisclosedDetail[]): Candidate[] {
 /**
  * Why `index` is not what the proof proves, if it is not. The index is not signed, and without
  * the tree size a proof only constrains it: at each layer an odd position must have its sibling
- * on the left; an even one has it on the right or is the promoted last node (spec §6).
+ * on the left; an even one has it on the right or is the promoted last node (docs/zaxy.md,
+ * 'Merkle tree').
  */
 function indexProblem(detail: DisclosedDetail): string | undefined {
   const index = detail.index;

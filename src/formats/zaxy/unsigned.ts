@@ -1,11 +1,12 @@
 /**
- * The unsigned envelope (`zaxy.export.unsigned.v1`, zaxy spec §4.1). Zaxy has no verifier for it:
- * `verify_export` answers `unsupported bundle version 'zaxy.export.unsigned.v1'`, which stays the
- * compat reason. The kit checks what can be checked without integrity data: the envelope's
- * fields, each entry against `zaxy.export.v1` (valibot), the citation format and its agreement
- * with `seq`, the grain/kind/content pairing, and ascending `seq`. It also computes each entry's
- * id as a signed export would assign it (spec §14), for comparing with a later signed export.
- * Nothing here authenticates anything: authenticity always fails (`kit.unsigned_format`).
+ * The unsigned envelope (`zaxy.export.unsigned.v1`, docs/zaxy.md, 'Unsigned envelope'). Zaxy has no
+ * verifier for it: `verify_export` answers `unsupported bundle version 'zaxy.export.unsigned.v1'`,
+ * which stays the compat reason. The kit checks what can be checked without integrity data: the
+ * envelope's fields, each entry against `zaxy.export.v1` (valibot), the citation format and its
+ * agreement with `seq`, the grain/kind/content pairing, and ascending `seq`. It also computes each
+ * entry's id as a signed export would assign it (docs/zaxy.md, 'Unsigned envelope'), for comparing
+ * with a later signed export. Nothing here authenticates anything: authenticity always fails
+ * (`kit.unsigned_format`).
  * @module
  */
 import * as v from 'valibot';
@@ -116,7 +117,7 @@ function factsOf(value: JsonValue): EntryFacts {
   };
 }
 
-/** Schema issues, then the cross-field rules of spec §2 when the shape is right. */
+/** Schema issues, then the cross-field rules of docs/zaxy.md, 'Entry schema', when the shape is right. */
 function entryProblems(value: JsonValue, index: number): Candidate[] {
   const parsed = v.safeParse(entrySchema, toPlain(value));
   if (!parsed.success) {

@@ -1,6 +1,6 @@
 /**
  * Shapes of the runner-interface artifacts a run export carries for turns in flight
- * (specs/agentxchain.md §12; the reference's `turn-result-validator.js` and `dispatch-bundle.js`).
+ * (docs/agentxchain.md §12; the reference's `turn-result-validator.js` and `dispatch-bundle.js`).
  *
  * These are the files as the runner and the agent leave them, *before* acceptance: the reference
  * normalises a staged result when it accepts it (decision ids such as `DEC-DEV-22cd` become

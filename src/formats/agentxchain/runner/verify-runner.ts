@@ -1,5 +1,5 @@
 /**
- * Extended checks of the runner-interface artifacts inside a run export (issue 7, specs/agentxchain.md
+ * Extended checks of the runner-interface artifacts inside a run export (issue 7, docs/agentxchain.md
  * §12): the staged turn results `.agentxchain/staging/<turn_id>/turn-result.json` and the dispatch
  * bundle (`.agentxchain/dispatch/index.json`, `.agentxchain/dispatch/turns/<turn_id>/…`).
  *

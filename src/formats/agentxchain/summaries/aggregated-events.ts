@@ -1,10 +1,10 @@
 /**
  * `summary.aggregated_events` of coordinator exports, reconstructed from the child exports'
- * embedded `.agentxchain/events.jsonl` data (specs/agentxchain.md §8.7, G15).
+ * embedded `.agentxchain/events.jsonl` data (docs/agentxchain.md §8.7).
  * Mirrors the reference: a stable sort by `Date.parse(timestamp)` (NaN last), ties broken by ICU
  * collation of `String(event_id)`; counts keyed by `event_type || type || "unknown"` on a plain
  * object (so `__proto__` and `constructor` behave exactly as in the reference). Event fields are
- * attacker-controlled: an unprintable timestamp, id or type (G2 site 10) and a `repos_with_events`
+ * attacker-controlled: an unprintable timestamp, id or type (crash site 10, §9) and a `repos_with_events`
  * without `includes` (site 9) become findings instead of a crash.
  * @module
  */
@@ -101,7 +101,7 @@ export function verifyAggregatedEvents(context: CheckContext, scope: Scope, summ
     return;
   }
 
-  // G15: `repos_with_events?.includes(id)` for each failed repo: membership on an array, a
+  // §8.7: `repos_with_events?.includes(id)` for each failed repo: membership on an array, a
   // substring search on a string; anything else has no `includes` and crashes the reference.
   const withEvents = claimed['repos_with_events'];
   for (const [repoId, entry] of Object.entries(repos)) {

@@ -1,5 +1,5 @@
 /**
- * `summary.dashboard_session` of run exports (specs/agentxchain.md §6.3, G13).
+ * `summary.dashboard_session` of run exports (docs/agentxchain.md §6.3).
  * Nothing ties the session to the `.agentxchain-dashboard.*` files; only its shape is checked.
  * @module
  */
@@ -30,7 +30,7 @@ export function verifyDashboardSession(context: CheckContext, scope: Scope, summ
     return;
   }
   const { pid, url, started_at: startedAt } = session;
-  // G13: pid type, url type, started_at type; then the not_running nulls; then the running pid.
+  // §6.3: pid type, url type, started_at type; then the not_running nulls; then the running pid.
   if (pid !== null && !isPositiveInteger(pid)) error('pid', 'must be a positive integer or null');
   if (url !== null && typeof url !== 'string') error('url', 'must be a string or null');
   if (startedAt !== null && !isParsableDate(startedAt)) error('started_at', 'must be a valid ISO timestamp or null');

@@ -1,9 +1,9 @@
 /**
  * `summary.delegation_summary` of run exports, reconstructed from `.agentxchain/history.jsonl`
- * (specs/agentxchain.md §6.1, G10). The reconstruction mirrors the reference's code step by step,
+ * (docs/agentxchain.md §6.1). The reconstruction mirrors the reference's code step by step,
  * including its JS semantics: `Map`s keyed by raw values (SameValueZero), `||` defaults, keys that
  * exist with the value `undefined` (which makes a claimed JSON chain unmatchable).
- * History entries are attacker-controlled: where the reference would crash (G2 sites 3–5) we stop
+ * History entries are attacker-controlled: where the reference would crash (crash sites 3–5, §9) we stop
  * with an `UnprocessableValue` instead.
  * @module
  */
@@ -52,7 +52,7 @@ export function buildExpectedDelegationSummary(files: JsonValue): ExpectedDelega
     if (review) {
       const results = review.results;
       const resultsAt = at(review.index, 'delegation_review', 'results');
-      // `for…of` over a truthy value: arrays and strings iterate, anything else throws (G2 site 5).
+      // `for…of` over a truthy value: arrays and strings iterate, anything else throws (crash site 5, §9).
       if (!Array.isArray(results) && typeof results !== 'string') throw new UnprocessableValue(resultsAt, 'is not iterable');
       let k = 0;
       for (const result of results as Iterable<unknown>) {

@@ -1,5 +1,5 @@
 /**
- * `summary.workflow_phase_order` of run and coordinator exports (specs/agentxchain.md §7).
+ * `summary.workflow_phase_order` of run and coordinator exports (docs/agentxchain.md §7).
  * @module
  */
 import { reportError, type CheckContext, type Scope } from '../context.ts';

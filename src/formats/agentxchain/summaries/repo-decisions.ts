@@ -1,10 +1,10 @@
 /**
  * `summary.repo_decisions` of run exports, reconstructed from `.agentxchain/repo-decisions.jsonl`
- * and the exported config's role authorities (specs/agentxchain.md §6.2, G11, G12).
+ * and the exported config's role authorities (docs/agentxchain.md §6.2).
  * The reconstruction mirrors the reference's summariser, JS semantics included (plain property
  * reads of `config.roles[role]` find inherited names such as `constructor`; keys copied even when
  * `undefined`; default `sort()` of categories). Decision entries are attacker-controlled: a `null`
- * entry (G2 site 6) or an unprintable category (site 10) stops the reconstruction with a finding.
+ * entry (crash site 6, §9) or an unprintable category (site 10) stops the reconstruction with a finding.
  * @module
  */
 import { jsonDeepStrictEqual } from '../../../json/deep-equal.ts';
@@ -19,7 +19,7 @@ interface Authority {
   readonly source: string;
 }
 
-/** G11: the authority of a role under `config.roles`, or `null`. */
+/** §6.2: the authority of a role under `config.roles`, or `null`. */
 export function roleAuthority(role: JsonValue, config: JsonValue): Authority | null {
   const roles = prop(config, 'roles');
   if (!config || !roles) return null;
@@ -86,7 +86,7 @@ export function buildExpectedRepoDecisions(files: JsonValue, config: JsonValue):
     };
   });
 
-  // Default sort compares String() of each value: an unprintable category throws (G2 site 10).
+  // Default sort compares String() of each value: an unprintable category throws (crash site 10, §9).
   const categories = [...new Set(activeEntries.map((d) => d.category).filter(Boolean))];
   try {
     categories.sort();
@@ -124,8 +124,8 @@ export function buildExpectedRepoDecisions(files: JsonValue, config: JsonValue):
 }
 
 /**
- * `".agentxchain/repo-decisions.jsonl" in (files || {})` (G12). A truthy primitive `files` makes the
- * reference throw (G2 site 2); it holds no file, and its own `files: must be an object` error
+ * `".agentxchain/repo-decisions.jsonl" in (files || {})` (§6.2). A truthy primitive `files` makes the
+ * reference throw (crash site 2, §9); it holds no file, and its own `files: must be an object` error
  * already fails the export, so it counts as "no file" here.
  */
 function hasRepoDecisionsFile(files: JsonValue): boolean {
@@ -153,7 +153,7 @@ export function verifyRepoDecisions(context: CheckContext, scope: Scope, summary
     return;
   }
   if (claimed === undefined) {
-    // G2 site 7: the reference reads `undefined.total` here and crashes; spec §9 gives this text.
+    // Crash site 7 (§9): the reference reads `undefined.total` here and crashes; §9 gives this text.
     error(null, 'is missing but repo-decisions.jsonl contains entries');
     return;
   }

@@ -1,22 +1,20 @@
-// Browser tests (@web/test-runner) in Debian's Chromium. The server root is the folder above the
-// project so tests can fetch the shared fixtures from ../shared/ without copying them.
+// Browser tests (@web/test-runner) in Debian's Chromium. The server root is the project itself:
+// tests fetch the fixtures from /test/fixtures/ (the synced copy, see test/browser/fixtures.ts)
+// and project files by their path from the root, e.g. /wasm/generated/sha256.wasm.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
-import { basename } from 'node:path';
-
-const project = basename(process.cwd());
 
 export default {
-  rootDir: '..',
+  rootDir: '.',
   files: [`test/browser/**/*.test.ts`],
-  nodeResolve: true,
+  // The package's `#sha256` import names the TypeScript sources under this condition (the
+  // compiled dist/ otherwise; see package.json "imports").
+  nodeResolve: { exportConditions: ['verify-export-source'] },
   concurrency: 1,
   browserStartTimeout: 120000,
   testsFinishTimeout: 600000,
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   testFramework: { config: { timeout: 120000 } },
-  testRunnerHtml: (testFramework) =>
-    `<html><body><script>window.__PROJECT__ = ${JSON.stringify(project)};</script><script type="module" src="${testFramework}"></script></body></html>`,
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -1,6 +1,7 @@
-// AgentXchain verification speed and memory (issue 2): the 54 MB real run export of
-// ../shared/bench-data, through the core (gunzip and verification timed apart; node:crypto and
-// the default hash-wasm SHA-256) and through the whole CLI process (wall time, peak RSS).
+// AgentXchain verification speed and memory (issue 2): the 54 MB real run export of the bench
+// data (BENCH_DATA, see bench/data.ts), through the core (gunzip and verification timed apart;
+// node:crypto and the default hash-wasm SHA-256) and through the whole CLI process (wall time,
+// peak RSS).
 // Targets: CLI ≤ 0.5 s wall and ≤ 200 MB peak RSS (reference: ~1.0 s, ~300 MB); Chromium core ≤ 0.7 s.
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
@@ -10,10 +11,11 @@ import { join } from 'node:path';
 import { verifyAgentxchain } from '../src/formats/agentxchain/index.ts';
 import { DEFAULT_LIMITS } from '../src/limits.ts';
 import { openInput } from '../src/stream/open.ts';
-import { PROJECT_ROOT, SHARED } from '../test/helpers/fixtures.ts';
+import { PROJECT_ROOT } from '../test/helpers/fixtures.ts';
+import { benchFile } from './data.ts';
 import { nodeSha256 } from '../bin/node-sha256.ts';
 
-const FILE = join(SHARED, 'bench-data/agentxchain--large.json.gz');
+const FILE = benchFile('agentxchain--large.json.gz');
 const RUNS = 5;
 
 

@@ -3,15 +3,17 @@
 // - a 50 MB file shows progress within 200 ms of being picked;
 // - the page stays responsive while it verifies (longest gap of a 10 ms main-thread heartbeat);
 // - bytes of JavaScript/WASM actually fetched for an AgentXchain export.
-// Inputs come from ../shared/bench-data (decompressed to a temp file where a plain file is needed).
+// Inputs come from the bench data (BENCH_DATA, see bench/data.ts; decompressed to a temp file where
+// a plain file is needed).
 import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { buildDemo, CHROMIUM, PROJECT_ROOT, serveStatic } from '../test/e2e/serve.ts';
+import { BENCH_DATA, requireBenchFiles } from './data.ts';
 
-const BENCH_DATA = join(PROJECT_ROOT, '..', 'shared', 'bench-data');
+requireBenchFiles('agentxchain--large.json.gz', 'codex-exec--perf-60mb-chunks.jsonl.gz', 'zaxy--bundle-100k-ml-dsa-65.json.gz');
 const wallStart = performance.now();
 
 await buildDemo();

@@ -1,7 +1,7 @@
 // Edge worker in real workerd: wall time and peak memory (VmHWM of the workerd process, from
 // /proc) for the large bench artifacts, each in a fresh workerd so every peak is its own.
-// Target (DESIGN.md §1, issue 6): within workerd's 128 MB per-isolate limit. Standalone workerd
-// does not enforce that limit, so this measures, two ways:
+// Target (docs/architecture.md, 'Benchmarks'; issue 6): within workerd's 128 MB per-isolate
+// limit. Standalone workerd does not enforce that limit, so this measures, two ways:
 // - the workerd process: its peak above the idle process (`Δ`), also under a 16 MB V8 old space.
 //   An upper bound: it counts the runtime's own memory for a request (about 20 MB for a small
 //   one) and garbage V8 had no reason to collect yet, which an isolate near its limit would;
@@ -14,7 +14,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { BENCH_DATA, startWorkerd } from '../test/runtimes/harness.ts';
+import { startWorkerd } from '../test/runtimes/harness.ts';
+import { BENCH_DATA, hasBenchFile, missingMessage } from './data.ts';
 import type { Report } from '../src/report/types.ts';
 import { DEFAULT_EDGE_RETAINED_BYTES } from '../src/edge/options.ts';
 import { verify } from '../src/verify.ts';
@@ -122,8 +123,8 @@ console.log('file | overall (status) | wall | workerd peak (VmHWM) | baseline | 
 for (const artifact of ARTIFACTS) {
   if (filter.length > 0 && !filter.some((word) => artifact.file.includes(word))) continue;
   const path = join(BENCH_DATA, artifact.file);
-  if (!existsSync(path)) {
-    console.log(`${artifact.file}: missing`);
+  if (!hasBenchFile(artifact.file)) {
+    console.log(`${artifact.file}: skipped, ${missingMessage(artifact.file)}`);
     continue;
   }
   const body = readFileSync(path);

@@ -1,4 +1,5 @@
-// Streaming NDJSON verification speed and memory (issue 4), on ../shared/bench-data:
+// Streaming NDJSON verification speed and memory (issue 4), on the bench data (BENCH_DATA, see
+// bench/data.ts):
 //   agent-history--design-large.ndjson.gz   108 MB decompressed, lines of ~20 MB, valid
 //   agent-history--real-impl-large-*.gz      19 MB decompressed, valid
 //   codex-exec--perf-60mb-chunks.jsonl.gz   60 MB decompressed, invalid (exec:end stdout not the tail)
@@ -11,7 +12,7 @@
 // wall clock says little: "cpu" rates divide by the process's CPU time (user + system, all
 // threads) instead, i.e. what an otherwise idle core would do.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -19,14 +20,17 @@ import { nodeGunzip } from '../bin/node-gunzip.ts';
 import { verifyAgentHistory } from '../src/formats/agent-history/index.ts';
 import { verifyCodexExec } from '../src/formats/codex-exec/index.ts';
 import type { Report } from '../src/report/types.ts';
-import { fixturePath, PROJECT_ROOT, SHARED } from '../test/helpers/fixtures.ts';
+import { fixturePath, PROJECT_ROOT } from '../test/helpers/fixtures.ts';
+import { BENCH_DATA as DATA, requireBenchFiles } from './data.ts';
 
-const DATA = join(SHARED, 'bench-data');
 const RUNS = 3;
-const files = readdirSync(DATA).filter((name) => /^(agent-history|codex-exec)--/.test(name));
-const order = ['design-large', 'real-impl-large', 'perf-60mb', 'bomb'];
-files.sort((a, b) => order.findIndex((k) => a.includes(k)) - order.findIndex((k) => b.includes(k)));
-if (files.length !== 4) throw new Error(`expected 4 NDJSON bench files in ${DATA}, found ${files.length}`);
+const files = [
+  'agent-history--design-large.ndjson.gz',
+  'agent-history--real-impl-large-claude-20251120140203_e6bc06c4-20df-d128-be96-9316999fb887.ndjson.gz',
+  'codex-exec--perf-60mb-chunks.jsonl.gz',
+  'agent-history--bomb-4gb.ndjson.gz',
+];
+requireBenchFiles(...files);
 
 const expectations: Record<string, Report['overall']> = { 'design-large': 'pass', 'real-impl-large': 'pass', 'perf-60mb': 'fail', bomb: 'error' };
 const expected = (file: string): Report['overall'] => expectations[Object.keys(expectations).find((k) => file.includes(k))!]!;

@@ -1,4 +1,4 @@
-// Zaxy benchmarks (issue 3 targets), from ../shared/bench-data:
+// Zaxy benchmarks (issue 3 targets), from the bench data (BENCH_DATA, see bench/data.ts):
 // - the 100k-entry ML-DSA-65 bundle (56 MB, Python: ~4.0 s wall, 332 MiB): CLI wall ≤ 0.8 s and
 //   peak RSS ≤ 250 MB (measured with /usr/bin/time -v), in Chromium ≤ 1.2 s;
 // - the 1k-entry subset (Python 0.24 s): ≤ 50 ms in Chromium;
@@ -18,12 +18,12 @@ import { pythonJsonDumps } from '../src/json/canonical.ts';
 import { readJson } from '../src/json/reader.ts';
 import { CHROMIUM, PROJECT_ROOT, serveStatic } from '../test/e2e/serve.ts';
 import { loadSha256 } from '../wasm/sha256.ts';
+import { benchFile } from './data.ts';
 import { nodeEntryHasher, nodeSha256 } from '../bin/node-sha256.ts';
 
-const BENCH_DATA = join(PROJECT_ROOT, '..', 'shared', 'bench-data');
+const BUNDLE = benchFile('zaxy--bundle-100k-ml-dsa-65.json.gz');
+const SUBSET = benchFile('zaxy--subset-1k-ml-dsa-65.json.gz');
 console.log(`load average at start: ${loadavg().map((value) => value.toFixed(2)).join(' ')} (2 cores)`);
-const BUNDLE = join(BENCH_DATA, 'zaxy--bundle-100k-ml-dsa-65.json.gz');
-const SUBSET = join(BENCH_DATA, 'zaxy--subset-1k-ml-dsa-65.json.gz');
 const RUNS = Number(process.env['ZAXY_BENCH_RUNS'] ?? 5);
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -22,12 +22,17 @@ const wasmModulePlugin = {
   },
 };
 
+/** The conditions wrangler resolves packages with when it bundles a Worker. */
+export const WRANGLER_CONDITIONS = ['workerd', 'worker', 'browser'];
+
 /**
  * Bundles the worker into `outDir` (worker.js + sha256.wasm). `entries` maps output names to
  * entry modules (tests add probe workers this way); the default is the Workers module only.
+ * With `fromSources` (the default) the package's `#sha256` import names the TypeScript sources;
+ * without it, the compiled dist/ a published package resolves to, as wrangler would.
  * @returns {Promise<{ outDir: string, bytes: number }>}
  */
-export async function buildWorker({ outDir = WORKER_DIR, minify = false, entries = { 'worker.js': 'src/edge/worker.ts' } } = {}) {
+export async function buildWorker({ outDir = WORKER_DIR, minify = false, entries = { 'worker.js': 'src/edge/worker.ts' }, fromSources = true } = {}) {
   mkdirSync(outDir, { recursive: true });
   const wasmFile = extractSha256Wasm();
   copyFileSync(wasmFile, join(outDir, 'sha256.wasm'));
@@ -41,7 +46,7 @@ export async function buildWorker({ outDir = WORKER_DIR, minify = false, entries
       platform: 'neutral',
       format: 'esm',
       target: 'es2022',
-      conditions: ['workerd', 'worker', 'browser', 'verify-export-source'],
+      conditions: fromSources ? [...WRANGLER_CONDITIONS, 'verify-export-source'] : WRANGLER_CONDITIONS,
       mainFields: ['module', 'main'],
       // Format modules are imported on demand by the core; one file is what workerd loads.
       splitting: false,

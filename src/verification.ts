@@ -3,7 +3,6 @@
  * findings, and build the frozen report. Keeps each `verify<Format>` down to its own checks.
  * @module
  */
-import { loadSha256 } from '#sha256';
 import type { Sha256 } from './crypto/sha256.ts';
 import { resolveLimits, type Limits } from './limits.ts';
 import type { VerifyOptions } from './options.ts';
@@ -57,13 +56,13 @@ export class Sha256Unavailable extends Error {
 export async function resolveSha256(options: { readonly sha256?: Sha256 | undefined }): Promise<Sha256> {
   if (options.sha256 !== undefined) return options.sha256;
   try {
+    // Imported on demand: only the hashing formats load the WebAssembly.
+    const { loadSha256 } = await import('#sha256');
     return await loadSha256();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Sha256Unavailable(
-      `SHA-256 is unavailable: this host did not let the kit compile its WebAssembly SHA-256 (${reason}). ` +
-        "Pass options.sha256 (any implementation of the Sha256 interface), or call initSha256(module) from 'verify-export/wasm' " +
-        'with the compiled sha256.wasm module before verifying.',
+      `no SHA-256: this host refused the kit's WebAssembly (${reason}); pass options.sha256, or call initSha256(module) from verify-export/wasm first`,
     );
   }
 }

@@ -15,7 +15,6 @@
  */
 import { createSHA256, type IHasher } from 'hash-wasm';
 import type { Sha256, Sha256Hasher } from '../src/crypto/sha256.ts';
-import { sha256FromInstance } from './sha256-instance.ts';
 
 /** What `initSha256` accepts: the compiled module, its bytes, or where to fetch them. */
 export type Sha256WasmSource = WebAssembly.Module | BufferSource | URL | Response;
@@ -46,7 +45,8 @@ export function loadSha256(): Promise<Sha256> {
  */
 export function initSha256(source: Sha256WasmSource): Promise<Sha256> {
   const previous = loading;
-  const registered = instantiate(source).then(sha256FromInstance);
+  // The adapter is loaded on demand: the default path (hash-wasm) never needs it.
+  const registered = Promise.all([instantiate(source), import('./sha256-instance.ts')]).then(([instance, { sha256FromInstance }]) => sha256FromInstance(instance));
   // Callers of loadSha256() meanwhile wait for this one; if it fails, they get what was there.
   loading = registered.catch(() => {
     loading = previous;

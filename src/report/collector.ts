@@ -3,7 +3,7 @@
  * (docs/architecture.md, 'Report everything, then decide').
  * @module
  */
-import { codeInfo, type FindingCode } from './codes.ts';
+import { dimensionOf, type FindingCode } from './codes.ts';
 import type { Dimension, DimensionVerdict, Finding, FormatId, Overall, Report, Severity, Verdicts } from './types.ts';
 
 /** Extra fields a finding may carry beyond code, path and message. */
@@ -56,12 +56,12 @@ export function createCollector(options: { maxFindings: number; strict?: boolean
       const severity: Severity = options.strict && !STATEMENTS_OF_FACT.has(code) ? 'error' : requested;
       if (severity === 'error') {
         hasErrors = true;
-        const dimension = codeInfo(code).dimension;
+        const dimension = dimensionOf(code);
         errorsByDimension.set(dimension, (errorsByDimension.get(dimension) ?? 0) + 1);
       }
       // Input-dimension errors (a limit reached, an abort, unreadable input) say why verification
       // stopped; they are few, so they are kept even past the cap, up to a small reserve.
-      const explainsStop = severity === 'error' && codeInfo(code).dimension === 'input';
+      const explainsStop = severity === 'error' && dimensionOf(code) === 'input';
       if (findings.length >= options.maxFindings && !(explainsStop && findings.length < options.maxFindings + STOP_RESERVE)) {
         dropped++;
         return;

@@ -6,14 +6,26 @@
  * non-object lines are errors; CRLF, blank lines and a missing final newline are warnings.
  * @module
  */
-import type { CodeTable } from '../report/code-table.ts';
+import type { DimensionTable, SummaryTable } from '../report/code-table.ts';
 
+/** The verdict dimension an error with each code fails. */
 export const NDJSON_CODES = /* @__PURE__ */ Object.freeze({
-  'ndjson.bom': { dimension: 'structure', summary: 'Line 1 starts with a UTF-8 byte-order mark (error).' },
-  'ndjson.invalid_utf8': { dimension: 'structure', summary: 'A line is not valid UTF-8 (error; the rest of the line is checked with U+FFFD in place).' },
-  'ndjson.invalid_json': { dimension: 'structure', summary: 'A line is not one JSON value, or is cut short (error).' },
-  'ndjson.not_object': { dimension: 'structure', summary: 'A line holds JSON that is not an object (error).' },
-  'ndjson.crlf': { dimension: 'structure', summary: 'Lines end with CR LF instead of LF (warning, reported once on the first such line).' },
-  'ndjson.blank_line': { dimension: 'structure', summary: 'An empty or whitespace-only line (warning).' },
-  'ndjson.no_final_newline': { dimension: 'structure', summary: 'The last line has no LF after it (warning).' },
-} satisfies CodeTable);
+  'ndjson.bom': 'structure',
+  'ndjson.invalid_utf8': 'structure',
+  'ndjson.invalid_json': 'structure',
+  'ndjson.not_object': 'structure',
+  'ndjson.crlf': 'structure',
+  'ndjson.blank_line': 'structure',
+  'ndjson.no_final_newline': 'structure',
+} satisfies DimensionTable);
+
+/** What each code means, one line (the README's table; `CODES` joins them with the dimensions). */
+export const NDJSON_CODE_SUMMARIES = /* @__PURE__ */ Object.freeze({
+  'ndjson.bom': 'Line 1 starts with a UTF-8 byte-order mark (error).',
+  'ndjson.invalid_utf8': 'A line is not valid UTF-8 (error; the rest of the line is checked with U+FFFD in place).',
+  'ndjson.invalid_json': 'A line is not one JSON value, or is cut short (error).',
+  'ndjson.not_object': 'A line holds JSON that is not an object (error).',
+  'ndjson.crlf': 'Lines end with CR LF instead of LF (warning, reported once on the first such line).',
+  'ndjson.blank_line': 'An empty or whitespace-only line (warning).',
+  'ndjson.no_final_newline': 'The last line has no LF after it (warning).',
+} satisfies SummaryTable<typeof NDJSON_CODES>);

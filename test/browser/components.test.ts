@@ -343,7 +343,6 @@ describe('<verify-export> verdicts', () => {
 
 declare global {
   interface Window {
-    __PROJECT__: string;
     __xss?: number;
   }
 }

@@ -1,7 +1,7 @@
-// Where the browser finds the shared fixtures: the test server's root is the folder above the
-// project, so ../shared/ is served as /shared/.
+// Where the browser finds the fixtures: the test server's root is the project, so test/fixtures/
+// (the synced copy of the conformance fixtures) is served as /test/fixtures/.
 export function fixtureUrl(relative: string): string {
-  return `/shared/fixtures/${relative}`;
+  return `/test/fixtures/${relative}`;
 }
 
 /** Fetches a fixture's bytes; fails loudly when it is missing. */

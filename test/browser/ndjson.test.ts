@@ -1,5 +1,5 @@
 // Every agent-history and codex-exec fixture through the core API in Chromium (mocha), bytes from
-// ../shared/fixtures and the file name passed so the `.gz` rule applies; plus streaming inputs,
+// test/fixtures and the file name passed so the `.gz` rule applies; plus streaming inputs,
 // progress and abort.
 //
 // Fixture bytes come through the test runner's readFile command (base64), not `fixtureBytes`:
@@ -12,9 +12,9 @@ import type { Report } from '../../src/report/types.ts';
 import { assertMatchesExpectation, type NdjsonCase } from '../conformance/agent-history-expect.ts';
 import { fixtureManifest } from './fixtures.ts';
 
-/** The fixture's exact bytes, read by the test runner from ../shared/fixtures. */
+/** The fixture's exact bytes from test/fixtures, read by the test runner (path relative to this file). */
 async function fixtureBytes(relative: string): Promise<Uint8Array<ArrayBuffer>> {
-  const base64 = await readFile({ path: `../../../shared/fixtures/${relative}`, encoding: 'base64' });
+  const base64 = await readFile({ path: `../fixtures/${relative}`, encoding: 'base64' });
   if (base64 === undefined) throw new Error(`fixture ${relative} not found`);
   return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 }

@@ -14,13 +14,7 @@ function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
-declare global {
-  interface Window {
-    __PROJECT__: string;
-  }
-}
-
-const wasmUrl = (): URL => new URL(`/${window.__PROJECT__}/wasm/generated/sha256.wasm`, location.href);
+const wasmUrl = (): URL => new URL('/wasm/generated/sha256.wasm', location.href);
 
 async function assertHashesLikeWebCrypto(sha256: Sha256): Promise<void> {
   const sizes = [0, 1, 55, 64, 65, 16384, 16385, 1 << 20];

@@ -4,16 +4,10 @@
 import { verifySignature } from '../../src/crypto/signature.ts';
 import { discloseSubset, toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import { verify } from '../../src/verify.ts';
-import { fixtureBytes, fixtureManifest } from './fixtures.ts';
+import { fixtureBytes, fixtureManifest, fixtureUrl } from './fixtures.ts';
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
-}
-
-declare global {
-  interface Window {
-    __PROJECT__: string;
-  }
 }
 
 interface Case {
@@ -38,7 +32,7 @@ const fromHex = (hex: string): Uint8Array => {
 };
 
 async function vectorBytes(file: string): Promise<Uint8Array> {
-  const response = await fetch(`/${window.__PROJECT__}/test/vectors/zaxy/${file}`);
+  const response = await fetch(`/test/vectors/zaxy/${file}`);
   if (!response.ok) throw new Error(`vector ${file}: HTTP ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }
@@ -67,7 +61,7 @@ describe('Zaxy verifier in Chromium', () => {
     const cases = await fixtureManifest<Case[]>('zaxy');
     let count = 0;
     for (const c of cases.filter((item) => item.shape === 'sigver')) {
-      const file = (await (await fetch(`/shared/fixtures/zaxy/${c.file}`)).json()) as { algorithm: string; tests: { tcId: number; pk: string; message: string; signature: string; testPassed: boolean }[] };
+      const file = (await (await fetch(fixtureUrl(`zaxy/${c.file}`))).json()) as { algorithm: string; tests: { tcId: number; pk: string; message: string; signature: string; testPassed: boolean }[] };
       for (const vector of file.tests) {
         const verdict = await verifySignature(file.algorithm, fromHex(vector.pk), fromHex(vector.message), fromHex(vector.signature));
         assert(verdict === vector.testPassed, `${c.file} tcId ${vector.tcId}: got ${verdict}`);

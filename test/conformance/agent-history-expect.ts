@@ -1,5 +1,5 @@
-// How an NDJSON fixture's `expected` is compared with a report (../shared/FIXTURES.md), for the
-// agent-history and codex-exec suites, in Node and in the browser (no Node imports here).
+// How an NDJSON fixture's `expected` (its manifest in test/fixtures/) is compared with a report,
+// for the agent-history and codex-exec suites, in Node and in the browser (no Node imports here).
 import type { Report } from '../../src/report/types.ts';
 
 export interface NdjsonCase {

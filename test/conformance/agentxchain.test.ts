@@ -1,5 +1,5 @@
 // Differential conformance with `agentxchain verify export --format json` (CLI 2.159.0): every case of
-// ../shared/fixtures/agentxchain/manifest.json through the real CLI and through the core API.
+// test/fixtures/agentxchain/manifest.json through the real CLI and through the core API.
 // `expected` is what the reference printed (input normalised to the basename); `expected: null`
 // means the reference crashed, where we must report a documented failure instead (spec §9, G2/G3).
 import { test } from 'node:test';
@@ -103,9 +103,10 @@ test('CLI: `--compat agentxchain --format json <file>` prints the reference repo
 });
 
 test('CLI: a relative path is resolved against the working directory', () => {
-  const result = runCli(['--compat', 'agentxchain', '--format', 'json', '../shared/fixtures/agentxchain/real-fresh.json'], { cwd: PROJECT_ROOT });
+  const cwd = resolve(PROJECT_ROOT, 'src');
+  const result = runCli(['--compat', 'agentxchain', '--format', 'json', '../test/fixtures/agentxchain/real-fresh.json'], { cwd });
   assert.equal(result.status, 0);
-  assert.equal(JSON.parse(result.stdout).input, resolve(PROJECT_ROOT, '../shared/fixtures/agentxchain/real-fresh.json'));
+  assert.equal(JSON.parse(result.stdout).input, resolve(cwd, '../test/fixtures/agentxchain/real-fresh.json'));
 });
 
 test('CLI: stdin (-) is read whole and reported as input "stdin"', () => {

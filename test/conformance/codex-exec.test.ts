@@ -1,6 +1,6 @@
 // Every codex-exec fixture through the core API: `valid` must equal `overall === 'pass'`, every
 // expected error that names a line needs an error finding on that line, every expected warning
-// that names a line a warning finding on that line (../shared/FIXTURES.md).
+// that names a line a warning finding on that line (the manifest's `expected`, test/fixtures/).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';

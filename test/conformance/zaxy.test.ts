@@ -1,5 +1,5 @@
 // Differential conformance with Zaxy's own `verify_export` / `verify_subset` (zaxy spec §8–§9):
-// every case of ../shared/fixtures/zaxy/manifest.json through the real CLI (`--compat zaxy`), the
+// every case of test/fixtures/zaxy/manifest.json through the real CLI (`--compat zaxy`), the
 // raw signature vectors through the kit's verifier and node:crypto, Zaxy's entry ids for the
 // unsigned envelopes, and the kit's own edge vectors (test/vectors/zaxy, recorded against Zaxy's
 // unchanged code) through the core API.

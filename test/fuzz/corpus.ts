@@ -1,6 +1,7 @@
 /**
- * The fuzzer's seed corpus: every fixture of every format in `../shared/fixtures/`, read through
- * the manifests (never copied into the repo). A manifest that yields zero cases fails loudly.
+ * The fuzzer's seed corpus: every fixture of every format in `test/fixtures/` (the synced copy of
+ * the conformance fixtures), read through the manifests. A manifest that yields zero cases fails
+ * loudly.
  * @module
  */
 import { readFileSync } from 'node:fs';

@@ -1,16 +1,17 @@
-// Node-side access to the shared fixtures (read from ../shared/, never copied).
+// Node-side access to the conformance fixtures: test/fixtures/, a synced copy kept byte for byte
+// by `npm run sync-fixtures` (build/sync-fixtures.mjs), checked by test/unit/fixtures-copy.test.ts.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The project root (this file lives in test/helpers/). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** ../shared beside the project root. */
-export const SHARED = resolve(PROJECT_ROOT, '../shared');
+/** The fixtures folder: one subfolder per format, each with its manifest.json. */
+export const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures');
 
 /** Absolute path of a fixture file of one format. */
 export function fixturePath(format: string, file: string): string {
-  return join(SHARED, 'fixtures', format, file);
+  return join(FIXTURES, format, file);
 }
 
 /**

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { statusForReport } from '../../src/edge/response.ts';
 import type { Report } from '../../src/report/types.ts';
-import { PROJECT_ROOT, SHARED } from '../helpers/fixtures.ts';
+import { FIXTURES, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { extractSha256Wasm } from '../../build/wasm.mjs';
 import { allFixtureCases, assertSameBytesRead, caseQuery, comparable, FORMATS, freePort, nodeReport, type FixtureCase } from './harness.ts';
 import { within } from './http.ts';
@@ -29,7 +29,7 @@ describe('core under Deno', { timeout: 180_000 }, () => {
       const casesFile = join(work, 'cases.json');
       writeFileSync(casesFile, JSON.stringify(cases));
       const wasmFile = extractSha256Wasm();
-      const result = spawnSync(DENO, ['run', '--no-prompt', `--allow-read=${SHARED},${casesFile},${wasmFile}`, 'test/runtimes/deno-runner.ts', casesFile, wasmFile], {
+      const result = spawnSync(DENO, ['run', '--no-prompt', '--conditions=verify-export-source', `--allow-read=${FIXTURES},${casesFile},${wasmFile}`, 'test/runtimes/deno-runner.ts', casesFile, wasmFile], {
         cwd: PROJECT_ROOT,
         env: DENO_ENV,
         encoding: 'utf8',
@@ -90,7 +90,7 @@ describe('Deno.serve entry (src/edge/deno.ts)', { timeout: 120_000 }, () => {
 
   before(async () => {
     const port = await freePort();
-    const child = spawn(DENO, ['run', '--no-prompt', `--allow-net=127.0.0.1:${port}`, '--allow-env=LISTEN_HOST,PORT,MAX_BODY_BYTES,MAX_BUFFERED_BYTES,MAX_RETAINED_BYTES,CORS_ORIGINS', 'src/edge/deno.ts'], {
+    const child = spawn(DENO, ['run', '--no-prompt', '--conditions=verify-export-source', `--allow-net=127.0.0.1:${port}`, '--allow-env=LISTEN_HOST,PORT,MAX_BODY_BYTES,MAX_BUFFERED_BYTES,MAX_RETAINED_BYTES,CORS_ORIGINS', 'src/edge/deno.ts'], {
       cwd: PROJECT_ROOT,
       env: { ...DENO_ENV, PORT: String(port), MAX_BODY_BYTES: String(MAX_BODY_BYTES), CORS_ORIGINS: 'https://app.example' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,16 +6,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { verify } from '../../src/verify.ts';
 import type { Finding, Report } from '../../src/report/types.ts';
 import { chunkedStream } from './chunked.ts';
-import { fixturePath, loadCases, PROJECT_ROOT, SHARED } from '../helpers/fixtures.ts';
-import { buildWorker, workerdConfigFor } from '../../build/worker.mjs';
+import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
+import { buildWorker, COMPATIBILITY_DATE, workerdConfigFor } from '../../build/worker.mjs';
 
 export const FORMATS = ['agentxchain', 'zaxy', 'agent-history', 'codex-exec'] as const;
 
-/** One shared fixture file, with what the runtime must be told about it. */
+/** One fixture file, with what the runtime must be told about it. */
 export interface FixtureCase {
   readonly format: (typeof FORMATS)[number];
   readonly file: string;
@@ -154,12 +154,21 @@ export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: R
 }
 
 /**
- * Serves a wrangler config (`workerd serve` bundles its `main` as wrangler does) on a free
+ * Serves a wrangler config as `wrangler deploy` builds it: its `main` bundled with wrangler's
+ * conditions and `.wasm` imports kept as compiled modules (against the compiled dist/, as from a
+ * published package), its `vars` as text bindings, at its `compatibility_date`; on a free
  * 127.0.0.1 port, as the worker named `main`.
  */
 export async function startWorkerdFromWrangler(wranglerConfig: string): Promise<RunningWorkerd> {
+  // JSONC: whole-line comments only (what deploy/wrangler.jsonc holds).
+  const config = JSON.parse(readFileSync(wranglerConfig, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { main: string; compatibility_date: string; vars?: Record<string, string> };
+  assert.equal(config.compatibility_date, COMPATIBILITY_DATE, 'the wrangler config is deployed at the date the worker is tested for');
+  const outDir = mkdtempSync(join(tmpdir(), 'verify-export-wrangler-'));
+  await buildWorker({ outDir, entries: { 'worker.js': relative(PROJECT_ROOT, resolve(dirname(wranglerConfig), config.main)) }, fromSources: false });
   const port = await freePort();
-  return serveWorkerd([wranglerConfig, `--socket-addr=http=127.0.0.1:${port}`], { main: `http://127.0.0.1:${port}/` }, () => undefined);
+  const configFile = join(outDir, 'workerd.capnp');
+  writeFileSync(configFile, workerdConfigFor([{ name: 'main', address: `127.0.0.1:${port}`, vars: config.vars ?? {} }]));
+  return serveWorkerd([configFile], { main: `http://127.0.0.1:${port}/` }, () => rmSync(outDir, { recursive: true, force: true }));
 }
 
 async function serveWorkerd(args: readonly string[], urls: Record<string, string>, cleanUp: () => void): Promise<RunningWorkerd> {
@@ -205,6 +214,3 @@ async function serveWorkerd(args: readonly string[], urls: Record<string, string
   }
   return { pid: child.pid!, urls, peakBytes: () => status('VmHWM'), residentBytes: () => status('VmRSS'), alive: () => !exited, stop };
 }
-
-/** Where the shared bench data lives. */
-export const BENCH_DATA = join(SHARED, 'bench-data');

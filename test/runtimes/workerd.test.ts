@@ -11,11 +11,11 @@ import { gzipSync } from 'node:zlib';
 import { statusForReport } from '../../src/edge/response.ts';
 import type { Report } from '../../src/report/types.ts';
 import { verify } from '../../src/verify.ts';
-import { allFixtureCases, assertSameBytesRead, BENCH_DATA, caseQuery, comparable, FORMATS, nodeReport, startWorkerd, startWorkerdFromWrangler, type FixtureCase, type RunningWorkerd } from './harness.ts';
+import { allFixtureCases, assertSameBytesRead, caseQuery, comparable, FORMATS, nodeReport, startWorkerd, startWorkerdFromWrangler, type FixtureCase, type RunningWorkerd } from './harness.ts';
 import { execLines, execStream } from './exec-stream.ts';
 import { openUpload, trickle, within } from './http.ts';
-import { extractSha256Wasm } from '../../build/wasm.mjs';
 import { PROJECT_ROOT } from '../helpers/fixtures.ts';
+import { ndjsonBomb } from '../helpers/bomb.ts';
 
 const SMALL_LIMIT = 64 * 1024;
 const MiB = 1024 * 1024;
@@ -76,7 +76,7 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
   it('stops a gzip bomb early, with bounded memory', async () => {
     // Sent at full speed, as curl would: the answer must survive the upload the worker stopped
     // reading (a server that closes on unread bytes makes the client's TCP stack drop it).
-    const bomb = readFileSync(join(BENCH_DATA, 'agent-history--bomb-4gb.ndjson.gz'));
+    const bomb = ndjsonBomb();
     const peakBefore = workerd.peakBytes();
     const { request, response } = openUpload(`${workerd.urls['main']}?name=bomb.ndjson.gz`, { 'content-type': 'application/gzip' });
     const sent = await trickle(request, bomb, 256 * 1024, 0, response);
@@ -94,7 +94,7 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
   it('answers the gzip bomb 413 with the limit that stopped it, even past limits.maxFindings', async () => {
     // The bomb's lines each yield findings, so limits.maxFindings is reached before the
     // decompression limit: the limit finding must still be in the report (it says why it stopped).
-    const bomb = readFileSync(join(BENCH_DATA, 'agent-history--bomb-4gb.ndjson.gz'));
+    const bomb = ndjsonBomb();
     const { request, response } = openUpload(`${workerd.urls['main']}?name=bomb.ndjson.gz`, { 'content-type': 'application/gzip' });
     const sent = await trickle(request, bomb, 256 * 1024, 0, response);
     if (sent === bomb.byteLength) request.end();
@@ -229,7 +229,6 @@ describe('deploy/wrangler.jsonc served by workerd', { timeout: 60_000 }, () => {
   const cases = allFixtureCases();
 
   before(async () => {
-    extractSha256Wasm(); // the config's worker imports wasm/generated/sha256.wasm
     workerd = await startWorkerdFromWrangler(join(PROJECT_ROOT, 'deploy/wrangler.jsonc'));
   });
   after(async () => {

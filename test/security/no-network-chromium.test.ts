@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { verify } from '../../src/index.ts';
 import { loadCorpus } from '../fuzz/corpus.ts';
-import { PROJECT_ROOT, SHARED } from '../helpers/fixtures.ts';
+import { FIXTURES, PROJECT_ROOT } from '../helpers/fixtures.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -38,12 +38,13 @@ test('in Chromium, verifying every fixture requests nothing but the fixtures', {
     bundle: true,
     format: 'esm',
     platform: 'browser',
+    conditions: ['verify-export-source'],
     target: 'es2022',
     write: false,
     logLevel: 'silent',
   });
   const core = bundle.outputFiles[0]!.contents;
-  const fixtureRoot = join(SHARED, 'fixtures');
+  const fixtureRoot = FIXTURES;
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     if (path === '/') {

@@ -4,7 +4,7 @@
  * prints what the reference prints.
  * @module
  */
-import { codeInfo } from '../../report/codes.ts';
+import { dimensionOf } from '../../report/codes.ts';
 import type { Report } from '../../report/types.ts';
 
 /** The reference's report object (verification ran) or its command-error object. */
@@ -35,7 +35,7 @@ export function toAgentxchainJson(report: Report): AgentxchainJson {
   const compat = details['compat'] as { shape?: unknown; error_count?: unknown } | undefined;
   const shape = compat?.shape;
   if (report.overall === 'error' || report.format !== 'agentxchain' || (shape !== 'report' && shape !== 'not_object')) {
-    const problem = report.findings.find((f) => f.severity === 'error' && codeInfo(f.code).dimension === 'input');
+    const problem = report.findings.find((f) => f.severity === 'error' && dimensionOf(f.code) === 'input');
     const message = problem?.compat ?? problem?.message ?? (report.format === 'agentxchain' ? 'the input could not be verified' : 'not an AgentXchain export report');
     return { overall: 'error', input: report.input, message };
   }

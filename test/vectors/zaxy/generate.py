@@ -4,7 +4,7 @@
 Each vector is a file named by the mutation it applies to a small signed bundle or subset:
 shapes Python iterates oddly, CPython exception texts, repr() of odd versions, lone surrogates,
 header fields of other types, duplicate keys, Python-only number tokens. The shared fixtures
-(../shared/fixtures/zaxy) cover the common cases; these cover spec §14 line by line.
+(test/fixtures/zaxy) cover the common cases; these cover spec §14 line by line.
 
 Expected verdicts are recorded by running Zaxy's own, unchanged `verify_export` /
 `verify_subset` (syndicalt/zaxy `src/zaxy/portable/{export,merkle,signing}.py`, version-checked

@@ -1,5 +1,5 @@
-// AgentXchain verification speed and memory (issue 2): the 54 MB real run export of the bench
-// data (BENCH_DATA, see bench/data.ts), through the core (gunzip and verification timed apart;
+// AgentXchain verification speed and memory: the 54 MB real run export of the bench data
+// (BENCH_DATA, see bench/data.ts), through the core (gunzip and verification timed apart;
 // node:crypto and the default hash-wasm SHA-256) and through the whole CLI process (wall time,
 // peak RSS).
 // Targets: CLI ≤ 0.5 s wall and ≤ 200 MB peak RSS (reference: ~1.0 s, ~300 MB); Chromium core ≤ 0.7 s.

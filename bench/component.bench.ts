@@ -1,4 +1,5 @@
-// <verify-export> in Chromium, on the built demo served under the strict CSP (issue 5 targets):
+// <verify-export> in Chromium, on the built demo served under the strict CSP (targets, as in
+// docs/architecture.md, 'Benchmarks'):
 // - the demo is usable within 1 s on a warm load (element defined and rendered);
 // - a 50 MB file shows progress within 200 ms of being picked;
 // - the page stays responsive while it verifies (longest gap of a 10 ms main-thread heartbeat);

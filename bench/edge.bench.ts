@@ -1,6 +1,6 @@
 // Edge worker in real workerd: wall time and peak memory (VmHWM of the workerd process, from
 // /proc) for the large bench artifacts, each in a fresh workerd so every peak is its own.
-// Target (docs/architecture.md, 'Benchmarks'; issue 6): within workerd's 128 MB per-isolate
+// Target (docs/architecture.md, 'Benchmarks'): within workerd's 128 MB per-isolate
 // limit. Standalone workerd does not enforce that limit, so this measures, two ways:
 // - the workerd process: its peak above the idle process (`Δ`), also under a 16 MB V8 old space.
 //   An upper bound: it counts the runtime's own memory for a request (about 20 MB for a small

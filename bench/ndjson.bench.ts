@@ -1,4 +1,4 @@
-// Streaming NDJSON verification speed and memory (issue 4), on the bench data (BENCH_DATA, see
+// Streaming NDJSON verification speed and memory, on the bench data (BENCH_DATA, see
 // bench/data.ts):
 //   agent-history--design-large.ndjson.gz   108 MB decompressed, lines of ~20 MB, valid
 //   agent-history--real-impl-large-*.gz      19 MB decompressed, valid

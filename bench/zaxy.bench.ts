@@ -1,4 +1,4 @@
-// Zaxy benchmarks (issue 3 targets), from the bench data (BENCH_DATA, see bench/data.ts):
+// Zaxy benchmarks and their targets, from the bench data (BENCH_DATA, see bench/data.ts):
 // - the 100k-entry ML-DSA-65 bundle (56 MB, Python: ~4.0 s wall, 332 MiB): CLI wall ≤ 0.8 s and
 //   peak RSS ≤ 250 MB (measured with /usr/bin/time -v), in Chromium ≤ 1.2 s;
 // - the 1k-entry subset (Python 0.24 s): ≤ 50 ms in Chromium;

@@ -1,8 +1,8 @@
 /// <reference types="mocha" />
 // AgentXchain conformance in Chromium: every case of the shared manifest through the core API
 // (default SHA-256: hash-wasm), with the reference's report as expected. Cases whose expected text
-// quotes a V8 JSON.parse message are compared on overall and exit code only (FIXTURES.md), since
-// Chromium's V8 may word them differently from Node 20's.
+// quotes a V8 JSON.parse message are compared on overall and exit code only, since Chromium's V8
+// may word them differently from Node 20's (docs/agentxchain.md §11).
 import { toAgentxchainJson, verifyAgentxchain } from '../../src/formats/agentxchain/index.ts';
 import { fixtureBytes, fixtureManifest } from './fixtures.ts';
 

@@ -71,7 +71,7 @@ async function verifyFile(element: VerifyExportElement, bytes: Uint8Array, name:
   return outcome;
 }
 
-/** Expected overall verdicts, straight from the fixture manifests (FIXTURES.md). */
+/** Expected overall verdicts, straight from the fixture manifests (test/fixtures/<format>/manifest.json). */
 interface Case {
   readonly format: string;
   readonly file: string;

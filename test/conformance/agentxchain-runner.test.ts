@@ -1,4 +1,5 @@
-// Issue 7: runner-interface artifacts inside run exports (staged turn results, dispatch bundles).
+// Runner-interface artifacts inside run exports (docs/agentxchain.md §12: staged turn results,
+// dispatch bundles).
 // The mutated vectors in test/vectors/agentxchain/ (made by generate.ts there) and the shared
 // fixtures with a `runner` field: the kit reports exactly the expected runner.* warnings, and the
 // --compat agentxchain output (the reference's verdict) never changes.

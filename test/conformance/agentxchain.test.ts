@@ -1,7 +1,8 @@
 // Differential conformance with `agentxchain verify export --format json` (CLI 2.159.0): every case of
 // test/fixtures/agentxchain/manifest.json through the real CLI and through the core API.
 // `expected` is what the reference printed (input normalised to the basename); `expected: null`
-// means the reference crashed, where we must report a documented failure instead (spec §9, G2/G3).
+// means the reference crashed, where we must report a documented failure instead
+// (docs/agentxchain.md §9).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -24,7 +25,8 @@ const cases = loadCases<Case>('agentxchain', (manifest) => (manifest as { cases:
 const EXIT = { pass: 0, fail: 1, error: 2 } as const;
 
 /**
- * The failure each reference crash must become (spec §9, G2, G3): the finding that explains it.
+ * The failure each reference crash must become (docs/agentxchain.md §9): the finding that explains
+ * it.
  * Every `expected: null` case must be listed here, so a new crash case cannot pass unexamined.
  */
 const CRASH_FINDINGS: Record<string, { code: string; compat: RegExp }> = {

@@ -1,8 +1,9 @@
-// Differential conformance with Zaxy's own `verify_export` / `verify_subset` (zaxy spec §8–§9):
-// every case of test/fixtures/zaxy/manifest.json through the real CLI (`--compat zaxy`), the
-// raw signature vectors through the kit's verifier and node:crypto, Zaxy's entry ids for the
-// unsigned envelopes, and the kit's own edge vectors (test/vectors/zaxy, recorded against Zaxy's
-// unchanged code) through the core API.
+// Differential conformance with Zaxy's own `verify_export` / `verify_subset` (docs/zaxy.md,
+// 'verify_export order' and 'verify_subset order'): every case of
+// test/fixtures/zaxy/manifest.json through the real CLI (`--compat zaxy`), the raw signature
+// vectors through the kit's verifier and node:crypto, Zaxy's entry ids for the unsigned
+// envelopes, and the kit's own edge vectors (test/vectors/zaxy, recorded against Zaxy's unchanged
+// code) through the core API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
@@ -41,7 +42,7 @@ const sigverCases = cases.filter((c) => c.shape === 'sigver');
 
 const hex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'hex'));
 
-test('the manifest has the 97 cases FIXTURES.md announces, sigver files included', () => {
+test('the manifest has its 97 cases, sigver files included', () => {
   assert.equal(cases.length, 97);
   assert.equal(sigverCases.length, 3);
 });

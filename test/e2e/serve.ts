@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DEMO_DIST = join(PROJECT_ROOT, 'demo', 'dist');
 
-/** The policy of DESIGN.md §7 / issue 5: own files only, WASM compilation allowed, nothing inline. */
+/** The policy of README.md, 'Demo': own files only, WASM compilation allowed, nothing inline. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 
 const TYPES: Record<string, string> = {

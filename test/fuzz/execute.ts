@@ -129,7 +129,8 @@ export function mustFailReasons(c: Pick<FuzzCase, 'bytes' | 'format' | 'file' | 
     if (verdict.ok === false) reasons.push(`gzip container damaged: ${verdict.problem}`);
     plain = verdict.ok === true ? verdict.data : undefined;
   }
-  // specs/agent-history.md and specs/codex-exec.md: a `.gz` name without the gzip magic is invalid.
+  // docs/agent-history.md §5 (and docs/codex-exec.md, 'Lines and gzip'): a `.gz` name without the
+  // gzip magic is invalid.
   const gzNameWithoutMagic = !isGzip && c.call.name !== undefined && /\.gz$/i.test(c.call.name);
   if (c.bytes.length > limits.maxInputBytes) reasons.push('input over limits.maxInputBytes');
   if (isGzip && plain) {

@@ -1,5 +1,5 @@
 /**
- * An independent, test-side copy of Zaxy's canonical JSON (specs/zaxy.md §5): Python's
+ * An independent, test-side copy of Zaxy's canonical JSON (docs/zaxy.md, 'Canonical JSON'): Python's
  * `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` over a value read by
  * Python's `json.loads`. The fuzzer's Zaxy oracle uses it to tell whether a mutation changed the
  * bytes a hash or signature covers; it never imports the kit's own writer, so a bug there cannot
@@ -78,7 +78,7 @@ export function canonicalBytes(root: JsonNode): Uint8Array {
   return new TextEncoder().encode(canonical(root));
 }
 
-/** Python string order: by code point, not by UTF-16 code unit (§5 "Key order"). */
+/** Python string order: by code point, not by UTF-16 code unit (docs/zaxy.md, 'Canonical JSON'). */
 export function compareCodePoints(a: string, b: string): number {
   let i = 0;
   let j = 0;

@@ -1,17 +1,21 @@
 /**
- * Test-side model of what Zaxy's verifiers hash and sign (specs/zaxy.md §5–§9, §12), written
- * independently of the kit: bundle/subset shape, signing header, entry ids, Merkle leaves, root
- * and inclusion proofs. Used by the Zaxy no-false-pass oracle and by the semantic mutations.
+ * Test-side model of what Zaxy's verifiers hash and sign (docs/zaxy.md, from 'Canonical JSON' to
+ * 'verify_subset order', and 'Telling the shapes apart'), written independently of the kit:
+ * bundle/subset shape, signing header, entry ids, Merkle leaves, root and inclusion proofs. Used by
+ * the Zaxy no-false-pass oracle and by the semantic mutations.
  * @module
  */
 import { createHash } from 'node:crypto';
 import { member, type JsonNode } from './json-tree.ts';
 import { canonical, canonicalBytes } from './python-canonical.ts';
 
-/** The seven signed header fields, in canonical (sorted) order (§7). */
+/** The seven signed header fields, in canonical (sorted) order (docs/zaxy.md, 'Signing header'). */
 export const HEADER_FIELDS = ['algorithm', 'created_at', 'merkle_root', 'nonce', 'public_key', 'session_id', 'version'] as const;
 
-/** §12: `disclosed` → subset; else `entries` → bundle; else no `anchor` → subset; else bundle. */
+/**
+ * docs/zaxy.md, 'Telling the shapes apart': `disclosed` → subset; else `entries` → bundle; else no
+ * `anchor` → subset; else bundle.
+ */
 export function zaxyShape(root: JsonNode): 'bundle' | 'subset' {
   if (root.t !== 'obj') return 'bundle';
   const has = (key: string): boolean => root.members.some((m) => m.key === key);
@@ -40,12 +44,12 @@ export function sha256(...chunks: Uint8Array[]): Buffer {
   return hash.digest();
 }
 
-/** Entry id: lowercase hex SHA-256 of the canonical content (§4.2). */
+/** Entry id: lowercase hex SHA-256 of the canonical content (docs/zaxy.md, 'Signed bundle'). */
 export function entryId(content: JsonNode): string {
   return sha256(canonicalBytes(content)).toString('hex');
 }
 
-/** Merkle leaf: SHA-256(0x00 ‖ canonical content) (§6). */
+/** Merkle leaf: SHA-256(0x00 ‖ canonical content) (docs/zaxy.md, 'Merkle tree'). */
 export function leafHash(content: JsonNode): Buffer {
   return sha256(new Uint8Array([0]), canonicalBytes(content));
 }
@@ -55,7 +59,7 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
   return sha256(new Uint8Array([1]), left, right);
 }
 
-/** Root over leaves; an unpaired last node is promoted unchanged (§6). Requires ≥ 1 leaf. */
+/** Root over leaves; an unpaired last node is promoted unchanged (docs/zaxy.md, 'Merkle tree'). Requires ≥ 1 leaf. */
 export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
   if (leaves.length === 0) throw new Error('merkle_root requires at least one leaf');
   let layer = [...leaves];

@@ -1,6 +1,6 @@
-// Merkle properties (zaxy spec §6): for random trees of 1..300 leaves, every inclusion proof
-// verifies; flipping any bit of the leaf, of any proof sibling, or of the root makes it fail;
-// changing a side from "L" to anything else (or back) makes it fail.
+// Merkle properties (docs/zaxy.md, 'Merkle tree'): for random trees of 1..300 leaves, every
+// inclusion proof verifies; flipping any bit of the leaf, of any proof sibling, or of the root
+// makes it fail; changing a side from "L" to anything else (or back) makes it fail.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

@@ -1,8 +1,8 @@
-// discloseSubset properties (zaxy spec §3, §4.3): its output is byte for byte the subset Zaxy's
-// disclose_subset wrote for the shared fixtures (where the bundle is given), and for random
-// signed bundles of 1..300 entries every disclosure verifies with verifyZaxy, while a flipped
-// bit anywhere in a disclosed content or proof sibling makes it fail. Also: the verifier reads
-// its input as it arrives, and any chunking of it gives the same report.
+// discloseSubset properties (docs/zaxy.md, 'Selectors and disclosure'): its output is byte for
+// byte the subset Zaxy's disclose_subset wrote for the shared fixtures (where the bundle is
+// given), and for random signed bundles of 1..300 entries every disclosure verifies with
+// verifyZaxy, while a flipped bit anywhere in a disclosed content or proof sibling makes it fail.
+// Also: the verifier reads its input as it arrives, and any chunking of it gives the same report.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';

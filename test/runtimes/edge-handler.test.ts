@@ -1,5 +1,6 @@
-// handleVerifyRequest in Node (web-standard Request/Response): the HTTP contract of DESIGN.md
-// §4b, fast and without a server. The same handler runs in workerd and Deno (their own tests).
+// handleVerifyRequest in Node (web-standard Request/Response): the HTTP contract of
+// docs/architecture.md, 'Edge worker', fast and without a server. The same handler runs in workerd
+// and Deno (their own tests).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';

@@ -65,11 +65,11 @@ export function caseQuery(fixture: FixtureCase): string {
  * transport chunked the input when a verifier stops early (a limit, a gzip error, an unknown
  * format): `assertSameBytesRead` checks it instead.
  *
- * One V8 difference is allowed (FIXTURES.md: "in other runtimes compare overall and exit code
- * only" for quoted `JSON.parse` errors): newer V8 (workerd, Deno) appends ` (line N column M)`
- * to Node 20's `… in JSON at position P`, e.g. `Unterminated string in JSON at position 5000
- * (line 167 column 18)`. Only that suffix is removed, in any finding's message and compat text;
- * the rest must match exactly.
+ * One V8 difference is allowed (docs/agentxchain.md §11: the wording of quoted `JSON.parse` errors
+ * depends on the engine): newer V8 (workerd, Deno) appends ` (line N column M)` to Node 20's
+ * `… in JSON at position P`, e.g. `Unterminated string in JSON at position 5000 (line 167 column
+ * 18)`. Only that suffix is removed, in any finding's message and compat text; the rest must match
+ * exactly.
  */
 export function comparable(report: Report): unknown {
   const { stats: _stats, ...rest } = report;

@@ -1,6 +1,6 @@
-// The isomorphic rule (DESIGN.md §2, STYLE.md §7), proven on the bundles a consumer would build:
-// the public API, the edge entries and the WASM loaders bundle for `platform: 'neutral'` without
-// a single Node built-in, including everything they pull from dependencies.
+// The isomorphic rule (docs/architecture.md, 'Layout'), proven on the bundles a consumer would
+// build: the public API, the edge entries and the WASM loaders bundle for `platform: 'neutral'`
+// without a single Node built-in, including everything they pull from dependencies.
 import assert from 'node:assert/strict';
 import { builtinModules } from 'node:module';
 import { describe, it } from 'node:test';

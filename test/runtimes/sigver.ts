@@ -1,5 +1,5 @@
 // Runtime-neutral (Node, workerd probe, Deno runner): runs Zaxy's raw signature vectors
-// (`sigver-*.json`, FIXTURES.md) through the kit's default signature verifier. Every runtime
+// (`test/fixtures/zaxy/sigver-*.json`) through the kit's default signature verifier. Every runtime
 // must give the verdicts the signing library behind Zaxy gave (OpenSSL for the edge cases).
 import { verifySignature } from '../../src/crypto/signature.ts';
 

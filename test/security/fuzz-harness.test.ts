@@ -65,7 +65,7 @@ test('the test-side Python canonical JSON reproduces every entry id and Merkle r
   assert.ok(roots > 15, `${roots} roots checked`);
 });
 
-test('Python float repr follows specs/zaxy.md §5', () => {
+test('Python float repr follows docs/zaxy.md, "Canonical JSON"', () => {
   const table: [number, string][] = [
     [1, '1.0'], [2.5, '2.5'], [100, '100.0'], [1e15, '1000000000000000.0'], [1e16, '1e+16'], [1.2345678901234568e20, '1.2345678901234568e+20'],
     [1e21, '1e+21'], [1e100, '1e+100'], [1e-5, '1e-05'], [1e-7, '1e-07'], [0.0001, '0.0001'], [5e-324, '5e-324'], [-0, '-0.0'],

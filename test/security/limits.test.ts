@@ -1,4 +1,4 @@
-// Resource limits, end to end through the public API (DESIGN.md §6, issue 8 "Resource limits"):
+// Resource limits, end to end through the public API (docs/architecture.md, 'Limits'):
 // each limit has a default in src/limits.ts and a `limit.*` code, and exceeding it in each format
 // where it applies yields that finding and an `error` report, never a crash or a pass. Time is
 // bounded by the caller's AbortSignal (`input.aborted`).

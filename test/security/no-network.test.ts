@@ -1,4 +1,4 @@
-// The core makes no network request (DESIGN.md §1: "no byte leaves the page"). In Node every way
+// The core makes no network request (README.md, 'Security model': "No network"). In Node every way
 // out is replaced by a trap that records and throws — fetch, XMLHttpRequest, WebSocket,
 // EventSource, navigator.sendBeacon, and node:http/https/net/tls/dgram/dns — then every fixture
 // of every format is verified (plain and gzipped, through `verify` and the format's own entry

@@ -1,4 +1,4 @@
-// Prototype pollution through artifact keys is impossible (issue 8, "Security of the surfaces"):
+// Prototype pollution through artifact keys is impossible (README.md, 'Security model'):
 // every fixture of every format is verified again with `__proto__`, `constructor` and `prototype`
 // keys added to every JSON object (and with every first key renamed to `__proto__`), through
 // `verify` and the format's own entry point. After each run no built-in prototype may have
@@ -144,7 +144,7 @@ function reseal(text: string, entry: JsonObject, contentJson: string, dataJson: 
   return encoder.encode(out);
 }
 
-test('AgentXchain compares a __proto__ key in data like any key (specs/agentxchain.md §4 deep-strict equality)', async () => {
+test('AgentXchain compares a __proto__ key in data like any key (docs/agentxchain.md §4 deep-strict equality)', async () => {
   const { text, entry, content } = planningJsonEntry();
   const plain = `{"wrapped":${JSON.stringify(content)}}`;
   const withProto = `{"__proto__":{"polluted":true},"wrapped":${JSON.stringify(content)}}`;
@@ -168,7 +168,7 @@ test('AgentXchain compares a __proto__ key in data like any key (specs/agentxcha
   assert.notEqual(differsToo.overall, 'pass');
 });
 
-test('Zaxy hashes and signs a __proto__ key like any key (specs/zaxy.md §5)', async () => {
+test('Zaxy hashes and signs a __proto__ key like any key (docs/zaxy.md, "Canonical JSON")', async () => {
   const seed = loadCorpus().find((s) => s.format === 'zaxy' && s.shape === 'signed' && s.expectedPass && s.file.includes('ed25519'))!;
   const text = decoder.decode(seed.bytes);
   const entries = member(parseTree(text), 'entries');

@@ -1,4 +1,4 @@
-// The JS-isms the AgentXchain reference relies on (specs/agentxchain.md §2, §11, G1, G2 site 10):
+// The JS-isms the AgentXchain reference relies on (docs/agentxchain.md §2, §11, crash site 10 of §9):
 // ICU collation, String() of JSON values, Date.parse, optional-chaining reads, and how artifact
 // keys become JSON paths (escaped) and compat paths (raw, as the reference concatenates them).
 import { test } from 'node:test';
@@ -69,7 +69,7 @@ test('prop and path read like optional chaining: null-safe, but primitives and a
   assert.equal(prop(undefined, 'a'), undefined);
   assert.equal(prop('abc', 'length'), 3);
   assert.equal(prop([], 'project'), undefined);
-  assert.equal(typeof prop({}, 'constructor'), 'function', 'inherited names are found (G11)');
+  assert.equal(typeof prop({}, 'constructor'), 'function', 'inherited names are found (docs/agentxchain.md §6.2)');
   assert.equal(path({ a: { b: [5] } }, 'a', 'b', '0'), 5);
   assert.equal(path({ a: null }, 'a', 'b', 'c'), undefined);
   assert.throws(() => prop({}, JSON.parse('{"toString":1}')), TypeError, 'ToPropertyKey of an unprintable key throws, as in the reference');

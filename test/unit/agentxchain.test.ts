@@ -1,6 +1,6 @@
 // AgentXchain verifier behaviour beyond the shared fixtures: JSON paths of odd keys, JS key order,
-// the reference's crash sites (spec §9, G2) as findings, bounded nesting, the kit's own warnings,
-// strict mode and limits that never change the compat output, and the details rows.
+// the reference's crash sites (docs/agentxchain.md §9) as findings, bounded nesting, the kit's own
+// warnings, strict mode and limits that never change the compat output, and the details rows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -75,7 +75,7 @@ test('nested child exports: findings under $.repos[id].export with the repos.<id
   assert.deepEqual(rows.map((r) => [r.id, r.overall]), [['api', 'pass'], ['broken', 'not-checked'], [id, 'fail']]);
 });
 
-test('G2 site 9: repos_with_events without includes() is reported, the other aggregated checks still run', async () => {
+test('crash site 9: repos_with_events without includes() is reported, the other aggregated checks still run', async () => {
   const artifact = fixture('real-coord-broken.json');
   artifact.summary.aggregated_events.repos_with_events = 2;
   const report = await verifyJson(artifact);
@@ -88,7 +88,7 @@ test('G2 site 9: repos_with_events without includes() is reported, the other agg
   ]);
 });
 
-test('G2 site 8: a null repo run in the multirepo state is reported at its place', async () => {
+test('crash site 8: a null repo run in the multirepo state is reported at its place', async () => {
   const artifact = fixture('real-coord-broken.json');
   const state = structuredClone(artifact.files['.agentxchain/multirepo/state.json'].data);
   state.repo_runs.web = null;
@@ -98,7 +98,7 @@ test('G2 site 8: a null repo run in the multirepo state is reported at its place
   assert.ok(compatErrors(report).includes('files..agentxchain/multirepo/state.json.data.repo_runs.web: is null, so summary.repo_run_statuses cannot be reconstructed'));
 });
 
-test('G2 site 10: an unprintable event timestamp stops the event ordering with a finding, not a crash', async () => {
+test('crash site 10: an unprintable event timestamp stops the event ordering with a finding, not a crash', async () => {
   const artifact = fixture('real-coord-broken.json');
   const files = artifact.repos.api.export.files;
   const events = structuredClone(files['.agentxchain/events.jsonl'].data) as Json[];
@@ -109,7 +109,7 @@ test('G2 site 10: an unprintable event timestamp stops the event ordering with a
   assert.equal(report.overall, 'fail');
 });
 
-test('G2 site 10: unprintable format, bytes and export_kind get readable messages', async () => {
+test('crash site 10: unprintable format, bytes and export_kind get readable messages', async () => {
   const artifact = fixture('real-fresh.json');
   const [first, second] = Object.keys(artifact.files) as [string, string];
   artifact.files[first].format = { toString: 'json' };
@@ -121,7 +121,7 @@ test('G2 site 10: unprintable format, bytes and export_kind get readable message
   assert.ok(errors.some((e) => e.startsWith(`files.${second}: bytes mismatch: expected an object with its own "toString" key, got `)));
 });
 
-test('G2 sites 4 and 5: a null delegation and non-iterable review results are reported in history.jsonl', async () => {
+test('crash sites 4 and 5: a null delegation and non-iterable review results are reported in history.jsonl', async () => {
   for (const [mutate, where] of [
     [(history: Json[]) => (history.find((h) => Array.isArray(h.delegations_issued))!.delegations_issued[0] = null), /\.delegations_issued\[0\]$/],
     [(history: Json[]) => (history.find((h) => h.delegation_review)!.delegation_review.results = 7), /\.delegation_review\.results$/],
@@ -138,7 +138,7 @@ test('G2 sites 4 and 5: a null delegation and non-iterable review results are re
   }
 });
 
-test('G2 site 10: two unprintable repo-decision categories cannot be sorted; reported at the category', async () => {
+test('crash site 10: two unprintable repo-decision categories cannot be sorted; reported at the category', async () => {
   const artifact = fixture('real-full.json');
   const decisions = structuredClone(artifact.files['.agentxchain/repo-decisions.jsonl'].data) as Json[];
   const active = decisions.filter((d) => d.status === 'active');
@@ -149,7 +149,7 @@ test('G2 site 10: two unprintable repo-decision categories cannot be sorted; rep
   assert.match(finding.path, /^\$\.files\["\.agentxchain\/repo-decisions\.jsonl"\]\.data\[\d+\]\.category$/);
 });
 
-test('G2 site 1: a run export without files is a failure with every other check reported', async () => {
+test('crash site 1: a run export without files is a failure with every other check reported', async () => {
   const artifact = fixture('real-full.json');
   delete artifact.files;
   const report = await verifyJson(artifact);

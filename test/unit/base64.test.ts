@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { decodeBase64Lenient } from '../../src/encoding/base64.ts';
 
-// Differential: Node's Buffer.from(s, 'base64') is the reference AgentXchain runs (spec §4.7).
+// Differential: Node's Buffer.from(s, 'base64') is the reference AgentXchain runs (docs/agentxchain.md §4.7).
 const nodeDecode = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'base64'));
 
 test('decodes standard, url-safe and unpadded base64 as Node does', () => {

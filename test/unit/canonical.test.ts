@@ -1,6 +1,6 @@
-// Python's canonical JSON (zaxy spec §5): both writers (value-based and tape-based) against the
-// spec's table, CPython's outputs, and 400 random documents recorded from CPython 3.11
-// (test/vectors/zaxy/canonical). Also Python's repr()/str() used in Zaxy's reasons.
+// Python's canonical JSON (docs/zaxy.md, 'Canonical JSON'): both writers (value-based and
+// tape-based) against a table of float reprs, CPython's outputs, and 400 random documents recorded
+// from CPython 3.11 (test/vectors/zaxy/canonical). Also Python's repr()/str() used in Zaxy's reasons.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ function canonical(text: string, scratch = createCanonicalScratch()): string {
   return fromTape;
 }
 
-test('floats print as Python repr (spec §5 table)', () => {
+test('floats print as Python repr (docs/zaxy.md, "Canonical JSON")', () => {
   const table: [string, string][] = [
     ['1.0', '1.0'],
     ['2.50', '2.5'],

@@ -1,5 +1,6 @@
-// The lossless JSON reader: Python json.loads semantics (zaxy spec §5, §14), errors as data with
-// CPython's wording (expected texts below were taken from CPython 3.11.7).
+// The lossless JSON reader: Python json.loads semantics (docs/zaxy.md, 'Canonical JSON' and 'Input
+// Zaxy never verifies'), errors as data with CPython's wording (expected texts below were taken
+// from CPython 3.11.7).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

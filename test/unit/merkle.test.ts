@@ -1,5 +1,6 @@
-// Zaxy's Merkle tree (zaxy spec §6): prefixes, promotion of the unpaired node, proof shapes,
-// side semantics (only "L" is special), and the packed/layered variants agreeing with the plain ones.
+// Zaxy's Merkle tree (docs/zaxy.md, 'Merkle tree'): prefixes, promotion of the unpaired node,
+// proof shapes, side semantics (only "L" is special), and the packed/layered variants agreeing
+// with the plain ones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

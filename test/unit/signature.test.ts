@@ -1,6 +1,6 @@
-// Signature verification (zaxy spec §7, §14): the OpenSSL Ed25519 rule against node:crypto on
-// random and malformed inputs, the raw vectors of the fixtures, ML-DSA-65 lengths, and the
-// "false, never throw" contract.
+// Signature verification (docs/zaxy.md, 'Signatures'): the OpenSSL Ed25519 rule against
+// node:crypto on random and malformed inputs, the raw vectors of the fixtures, ML-DSA-65 lengths,
+// and the "false, never throw" contract.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync, sign as nodeSign, verify as nodeVerify } from 'node:crypto';

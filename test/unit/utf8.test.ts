@@ -1,5 +1,5 @@
 // UTF-8 decoding parity with Node's `buffer.toString('utf8')`, which the AgentXchain reference uses
-// for the whole artifact and for every file's content (specs/agentxchain.md §1, §4.10): the core's
+// for the whole artifact and for every file's content (docs/agentxchain.md §1, §4.10): the core's
 // decodeUtf8Lenient and the AgentXchain document decoder (ASCII-escaping, chunked) must both give
 // exactly Node's text, replacement characters included.
 import { test } from 'node:test';

@@ -31,7 +31,7 @@ export const AGENTXCHAIN_CODES = /* @__PURE__ */ Object.freeze({
   'agentxchain.failed_repo_claimed': 'integrity',
   // The kit's own extra checks (warnings; errors with strict)
   'agentxchain.file_integrity_skipped': 'integrity',
-  // Runner-interface artifacts of turns in flight (issue 7; warnings, errors with strict)
+  // Runner-interface artifacts of turns in flight (docs/agentxchain.md §12; warnings, errors with strict)
   'runner.turn_result_invalid': 'structure',
   'runner.dispatch_invalid': 'structure',
   'runner.turn_not_active': 'integrity',

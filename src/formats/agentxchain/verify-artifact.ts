@@ -17,7 +17,7 @@ export const COORDINATOR_EXPORT = 'agentxchain_coordinator_export';
 export interface ExportRows {
   readonly files: FileRow[];
   readonly repos: RepoRow[];
-  /** Runner-interface artifacts of a run export (issue 7), when anything is in flight. */
+  /** Runner-interface artifacts of a run export (docs/agentxchain.md §12), when anything is in flight. */
   readonly runner?: RunnerSection;
 }
 

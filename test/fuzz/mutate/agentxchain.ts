@@ -1,5 +1,5 @@
 /**
- * Semantic mutations of an AgentXchain export (specs/agentxchain.md §4): change the decoded bytes
+ * Semantic mutations of an AgentXchain export (docs/agentxchain.md §4): change the decoded bytes
  * of a `content_base64` (digest left as is, or with `bytes`/`data` repaired so only the digest
  * disagrees), change `data` against its content, or — as controls — add base64 junk the
  * reference skips, switch to the url-safe alphabet, or re-seal a file completely (no signature:

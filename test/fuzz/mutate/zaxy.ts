@@ -1,9 +1,10 @@
 /**
- * Semantic mutations of a Zaxy bundle or subset that verifies OK (specs/zaxy.md §4–§9): change
- * what a hash, the Merkle root or the signature covers, then optionally repair the layers below
- * (entry ids, root, even a fresh signature by an attacker's key) so each layer is reached on its
- * own. Also "controls": edits the spec says are harmless (uppercase signature hex, whitespace
- * between hex pairs, garbage anchor, a proof side "X" for "R"), which must not break a pass.
+ * Semantic mutations of a Zaxy bundle or subset that verifies OK (docs/zaxy.md, from 'Shapes' to
+ * 'verify_subset order'): change what a hash, the Merkle root or the signature covers, then
+ * optionally repair the layers below (entry ids, root, even a fresh signature by an attacker's key)
+ * so each layer is reached on its own. Also "controls": edits Zaxy accepts (docs/zaxy.md, 'What the
+ * signature does not bind': uppercase signature hex, whitespace between hex pairs, garbage anchor,
+ * a proof side "X" for "R"), which must not break a pass.
  * The oracle (oracle/zaxy.ts) decides the claim from the result; these only aim.
  * @module
  */
@@ -183,7 +184,8 @@ function mutateZaxyOnce(text: string, rng: Rng, op: ZaxyOp): SemanticMutation | 
     }
     case 'add-disclosed': {
       if (shape !== 'bundle') return undefined;
-      // A bundle that also carries `disclosed` is judged as a subset (§12): an empty list verifies OK.
+      // A bundle that also carries `disclosed` is judged as a subset (docs/zaxy.md, 'Telling the
+      // shapes apart'): an empty list verifies OK.
       const at = root.start + 1;
       const empty = rng.chance(0.5);
       const first = list?.t === 'arr' ? list.items[0] : undefined;

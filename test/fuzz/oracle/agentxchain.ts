@@ -1,5 +1,5 @@
 /**
- * No-false-pass oracle for AgentXchain (specs/agentxchain.md §1, §3, §4, §8.6), computed from the
+ * No-false-pass oracle for AgentXchain (docs/agentxchain.md §1, §3, §4, §8.6), computed from the
  * bytes alone with the reference's own primitives (JSON.parse, `Buffer.from(s, 'base64')`,
  * node:crypto SHA-256, `util.isDeepStrictEqual`): whenever the reference would report an error
  * for the file map (a digest, length or data mismatch of an entry whose `content_base64` is a
@@ -78,7 +78,7 @@ function entryProblem(entry: Json): string | undefined {
   const format = entry['format'];
   if (format !== 'json' && format !== 'jsonl' && format !== 'text') return 'unsupported format';
   const content = entry['content_base64'];
-  if (content === null) return undefined; // integrity bypass by design (§4.5, §9)
+  if (content === null) return undefined; // integrity bypass by design (§4.5, §13)
   if (typeof content !== 'string') return 'content_base64 is not a string';
   const decoded = Buffer.from(content, 'base64');
   if (typeof entry['sha256'] !== 'string' || !/^[a-f0-9]{64}$/.test(entry['sha256'])) return 'sha256 is not a lowercase hex digest';

@@ -1,7 +1,8 @@
 /**
- * Structural no-pass oracle for the NDJSON formats (specs/agent-history.md F1/F2, specs/codex-exec.md
- * "Invariants" and policy): a file whose report says agent-history or codex-exec must not pass when
- * it starts with a BOM, is not valid UTF-8, or has a non-blank line that is not one JSON object.
+ * Structural no-pass oracle for the NDJSON formats (docs/agent-history.md §4 F1/F2 and §5,
+ * docs/codex-exec.md, 'Lines and gzip'): a file whose report says agent-history or codex-exec
+ * must not pass when it starts with a BOM, is not valid UTF-8, or has a non-blank line that is not
+ * one JSON object.
  * @module
  */
 

@@ -1,9 +1,9 @@
 /**
- * Well-formedness oracle for a Report (DESIGN.md §3, src/report/types.ts): JSON-serialisable and
- * frozen; closed sets for overall, verdicts, severities and codes; paths rooted at `$` or
- * `line N`; the findings bound; verdicts consistent with findings; and nothing shown as passed
- * that the format cannot check (no signature ⇒ authenticity never `pass`, no pin ⇒ trust never
- * `pass`).
+ * Well-formedness oracle for a Report (docs/architecture.md, 'The report'; src/report/types.ts):
+ * JSON-serialisable and frozen; closed sets for overall, verdicts, severities and codes; paths
+ * rooted at `$` or `line N`; the findings bound; verdicts consistent with findings; and nothing
+ * shown as passed that the format cannot check (no signature ⇒ authenticity never `pass`, no pin ⇒
+ * trust never `pass`).
  * @module
  */
 import { isDeepStrictEqual } from 'node:util';

@@ -1,5 +1,6 @@
 /**
- * No-false-pass oracle for Zaxy (specs/zaxy.md §8, §9, §12, §14). Given a mutated input derived
+ * No-false-pass oracle for Zaxy (docs/zaxy.md, 'verify_export order', 'verify_subset order',
+ * 'Telling the shapes apart', 'Input Zaxy never verifies'). Given a mutated input derived
  * from a fixture that verifies OK, it decides from the bytes alone whether Zaxy's verifier must
  * refuse it: the input no longer reaches the verifier (bad UTF-8, BOM, not JSON, too deep, an
  * over-long int), the pin does not match, the signed header or signature changed while the key

@@ -4,7 +4,9 @@
 Each vector is a file named by the mutation it applies to a small signed bundle or subset:
 shapes Python iterates oddly, CPython exception texts, repr() of odd versions, lone surrogates,
 header fields of other types, duplicate keys, Python-only number tokens. The shared fixtures
-(test/fixtures/zaxy) cover the common cases; these cover spec §14 line by line.
+(test/fixtures/zaxy) cover the common cases; these cover, one by one, the Python behaviours that
+docs/zaxy.md describes ('Canonical JSON', 'Signing header', 'verify_export order', 'verify_subset
+order', 'Python texts').
 
 Expected verdicts are recorded by running Zaxy's own, unchanged `verify_export` /
 `verify_subset` (syndicalt/zaxy `src/zaxy/portable/{export,merkle,signing}.py`, version-checked
@@ -135,7 +137,8 @@ def add(name: str, desc: str, doc=None, *, text: str | None = None, raw: bytes |
         vector.update(source="kit", expected={"ok": False, "reason_starts_with": kit_reason or "not a Zaxy bundle:"})
         VECTORS.append(vector)
         return
-    # Spec §12: disclosed → subset; entries → bundle; else no anchor → subset; else bundle.
+    # docs/zaxy.md, 'Telling the shapes apart': disclosed → subset; entries → bundle; else no anchor
+    # → subset; else bundle.
     is_subset = "disclosed" in loaded or ("entries" not in loaded and "anchor" not in loaded)
     verdict = (verify_subset if is_subset else verify_export)(loaded, expect_public_key=pin)
     vector.update(source="zaxy", shape="subset" if is_subset else "signed", expected=verdict)
@@ -163,7 +166,7 @@ def main() -> None:
 
     add("bundle-valid", "untouched 3-entry bundle", bundle(), pin=PUBLIC)
 
-    # Spec §14: entries iterated the Python way.
+    # docs/zaxy.md, 'verify_export order', step 3: entries iterated the Python way.
     for label, value in [("string", "abc"), ("empty-string", ""), ("empty-object", {}), ("object", {"a": 1}), ("int", 5), ("null", None), ("float", 1.5), ("true", True)]:
         doc = bundle()
         doc["entries"] = value

@@ -1,6 +1,6 @@
 /**
- * Extended checks of the runner-interface artifacts inside a run export (issue 7, docs/agentxchain.md
- * §12): the staged turn results `.agentxchain/staging/<turn_id>/turn-result.json` and the dispatch
+ * Extended checks of the runner-interface artifacts inside a run export (docs/agentxchain.md §12):
+ * the staged turn results `.agentxchain/staging/<turn_id>/turn-result.json` and the dispatch
  * bundle (`.agentxchain/dispatch/index.json`, `.agentxchain/dispatch/turns/<turn_id>/…`).
  *
  * The reference only counts these files. We check their shape (valibot schemas) and that they agree

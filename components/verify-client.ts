@@ -49,10 +49,25 @@ const CDN_WORKER_FILE = './verify-worker.js';
 function startWorker(): Worker {
   if (typeof location !== 'undefined' && new URL(import.meta.url).origin !== location.origin) {
     const workerUrl = new URL(CDN_WORKER_FILE, import.meta.url).href;
-    const trampoline = new Blob([`import ${JSON.stringify(workerUrl)};\n`], { type: 'text/javascript' });
+    const trampoline = new Blob([crossOriginTrampoline(workerUrl)], { type: 'text/javascript' });
     return new Worker(URL.createObjectURL(trampoline), { type: 'module', name: 'verify-export' });
   }
   return new Worker(new URL('./verify-worker.ts', import.meta.url), { type: 'module', name: 'verify-export' });
+}
+
+/**
+ * The `blob:` worker's source: a dynamic `import()`, which CSP checks against `script-src` (a
+ * static import in a module worker is a worker request, checked against `worker-src`); messages
+ * that arrive before the worker's own listener exists are held, then handed to it in order.
+ */
+function crossOriginTrampoline(workerUrl: string): string {
+  return `const held = [];
+const hold = (event) => held.push(event);
+addEventListener('message', hold);
+await import(${JSON.stringify(workerUrl)});
+removeEventListener('message', hold);
+for (const { data } of held) dispatchEvent(new MessageEvent('message', { data }));
+`;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { VerifyOptions } from './options.ts';
 import { detectFormat } from './detect.ts';
 import type { FormatId, Report } from './report/types.ts';
 import type { VerifyInput } from './stream/input.ts';
-import { beginVerification, finishVerification, recordThrown } from './verification.ts';
+import { beginVerification, finishVerification, recordThrown } from './verifier-lifecycle.ts';
 import type { EntryHasherFactory } from './formats/zaxy/entry-hashes.ts';
 
 export interface AutoVerifyOptions extends VerifyOptions {

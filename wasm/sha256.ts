@@ -17,7 +17,17 @@ import { createSHA256, type IHasher } from 'hash-wasm';
 import type { Sha256, Sha256Hasher } from '../src/crypto/sha256.ts';
 
 /** What `initSha256` accepts: the compiled module, its bytes, or where to fetch them. */
-export type Sha256WasmSource = WebAssembly.Module | BufferSource | URL | Response;
+export type Sha256WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL | Response;
+
+declare global {
+  // `WebAssembly.Module` for projects typed with Node's types only (no DOM library, which
+  // declares the whole namespace): an empty interface merges with the full one where it exists.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace WebAssembly {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Module {}
+  }
+}
 
 let loading: Promise<Sha256> | undefined;
 

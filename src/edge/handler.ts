@@ -9,7 +9,7 @@
 import { verify } from '../verify.ts';
 import type { FindingCode } from '../report/codes.ts';
 import type { Report } from '../report/types.ts';
-import { beginVerification, finishVerification } from '../verification.ts';
+import { beginVerification, finishVerification } from '../verifier-lifecycle.ts';
 import { RequestBody, startsWithGzipMagic } from './body.ts';
 import { DEFAULT_EDGE_RETAINED_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_LINGER_MS, type EdgeOptions } from './options.ts';
 import { isRefusal, readVerifyParams } from './request.ts';

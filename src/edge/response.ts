@@ -32,8 +32,14 @@ export function statusForReport(report: Report): number {
   return 400;
 }
 
+/**
+ * Headers as `new Headers(…)` takes them (the DOM library's `HeadersInit`, spelled so that a
+ * project typed without the DOM library, Node's types only, can read these declarations).
+ */
+type HeaderFields = ConstructorParameters<typeof Headers>[0];
+
 /** Base headers of every answer: never cached (reports describe one upload), never sniffed. */
-function baseHeaders(contentType: string, extra: HeadersInit = {}): Headers {
+function baseHeaders(contentType: string, extra: HeaderFields = {}): Headers {
   const headers = new Headers(extra);
   headers.set('content-type', contentType);
   headers.set('cache-control', 'no-store');
@@ -42,7 +48,7 @@ function baseHeaders(contentType: string, extra: HeadersInit = {}): Headers {
 }
 
 /** A JSON answer (the report, or `{ error, message }` for misuse). */
-export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}): Response {
+export function jsonResponse(status: number, body: unknown, headers: HeaderFields = {}): Response {
   return new Response(`${JSON.stringify(body)}\n`, { status, headers: baseHeaders('application/json; charset=utf-8', headers) });
 }
 
@@ -51,7 +57,7 @@ export function jsonResponse(status: number, body: unknown, headers: HeadersInit
  * runtimes (workerd) refuse to read the request once the answer is complete, and the rest of
  * the upload must still be read for the answer to reach the client (see `RequestBody`).
  */
-export function lingeringJsonResponse(status: number, body: unknown, lingering: Promise<void>, headers: HeadersInit = {}): Response {
+export function lingeringJsonResponse(status: number, body: unknown, lingering: Promise<void>, headers: HeaderFields = {}): Response {
   const bytes = new TextEncoder().encode(`${JSON.stringify(body)}\n`);
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -64,12 +70,12 @@ export function lingeringJsonResponse(status: number, body: unknown, lingering: 
 }
 
 /** A misuse answer (405, 415, 400 for bad parameters): not a report, since nothing was verified. */
-export function errorResponse(status: number, error: string, message: string, headers: HeadersInit = {}): Response {
+export function errorResponse(status: number, error: string, message: string, headers: HeaderFields = {}): Response {
   return jsonResponse(status, { error, message }, headers);
 }
 
 /** A plain-text answer (the usage text of `GET /`). */
-export function textResponse(status: number, text: string, headers: HeadersInit = {}): Response {
+export function textResponse(status: number, text: string, headers: HeaderFields = {}): Response {
   return new Response(text, { status, headers: baseHeaders('text/plain; charset=utf-8', headers) });
 }
 

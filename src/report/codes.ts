@@ -11,7 +11,7 @@ import { AGENTXCHAIN_CODE_SUMMARIES, AGENTXCHAIN_CODES } from '../formats/agentx
 import { ZAXY_CODE_SUMMARIES, ZAXY_CODES } from '../formats/zaxy/codes.ts';
 import { AGENT_HISTORY_CODE_SUMMARIES, AGENT_HISTORY_CODES } from '../formats/agent-history/codes.ts';
 import { CODEX_EXEC_CODE_SUMMARIES, CODEX_EXEC_CODES } from '../formats/codex-exec/codes.ts';
-import { NDJSON_CODE_SUMMARIES } from '../stream/ndjson-codes.ts';
+import { NDJSON_CODE_SUMMARIES } from '../formats/ndjson/codes.ts';
 import type { CodeInfo } from './code-table.ts';
 import type { Dimension } from './types.ts';
 

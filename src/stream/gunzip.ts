@@ -34,7 +34,16 @@ export interface GunzipOptions {
  * A decompressor: gzip bytes in, decompressed bytes out, with the error contract described in
  * this module's doc. `TransformStream` satisfies it; `gunzipStream` is the default.
  */
-export type GunzipFactory = (options: GunzipOptions) => ReadableWritablePair<Uint8Array, Uint8Array>;
+/**
+ * A decompressor as a pair of streams (the DOM library's `ReadableWritablePair`, spelled so that a
+ * project typed with Node's types only can read these declarations).
+ */
+export interface StreamPair {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array>;
+}
+
+export type GunzipFactory = (options: GunzipOptions) => StreamPair;
 
 /**
  * A push-style decoder: `push` consumes a prefix of `chunk` and returns how many bytes it took
@@ -62,7 +71,7 @@ const FIRST_SLICE = 4 << 10;
  * @example
  * const text = await new Response(blob.stream().pipeThrough(gunzipStream({ limits: DEFAULT_LIMITS }))).text();
  */
-export function gunzipStream(options: GunzipOptions): ReadableWritablePair<Uint8Array, Uint8Array> {
+export function gunzipStream(options: GunzipOptions): StreamPair {
   return streamFromPushCore((emit) => createGunzipCore(options, emit));
 }
 
@@ -512,7 +521,7 @@ const READ_AHEAD_BYTES = 1 << 20;
  * const pair = streamFromPushCore((emit) => createGunzipCore({ limits }, emit));
  * const text = await new Response(gzipped.pipeThrough(pair)).text();
  */
-export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) => PushCore): ReadableWritablePair<Uint8Array, Uint8Array> {
+export function streamFromPushCore(create: (emit: (bytes: Uint8Array) => void) => PushCore): StreamPair {
   const inbox = new TransformStream<Uint8Array, Uint8Array>();
   const reader = inbox.readable.getReader();
   const queue: Uint8Array[] = [];

@@ -10,7 +10,7 @@
  * - A UTF-8 byte-order mark at the start of line 1 is flagged (`bom`) and left out.
  * - The bytes of a line reach a `LineSink` as they arrive (no copy, no re-scan): `collectLines`
  *   joins and decodes them (invalid UTF-8 flagged, decoded with U+FFFD so the rest can still be
- *   checked); a skimming sink (`json-skim.ts`) can consume a line of many megabytes without ever
+ *   checked); a skimming sink (`json/skim.ts`) can consume a line of many megabytes without ever
  *   holding it. An LF byte never occurs inside a multi-byte UTF-8 sequence, so a line's bytes are
  *   the same however the stream was chunked.
  *

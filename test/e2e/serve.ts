@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEMO_DIST = join(PROJECT_ROOT, 'demo', 'dist');
 
 /** The policy of README.md, 'Demo': own files only, WASM compilation allowed, nothing inline. */

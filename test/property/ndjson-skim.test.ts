@@ -1,11 +1,11 @@
-// Property: skimming a JSON text (src/stream/json-skim.ts) and parsing the skeleton gives what
+// Property: skimming a JSON text (src/json/skim.ts) and parsing the skeleton gives what
 // JSON.parse gives on the whole text, except that the profile's strings read "" — for any JSON
 // value, any way of cutting the bytes into pieces, and texts broken by random byte edits (then
 // both agree on validity and on UTF-8 validity).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createJsonSkimmer, type SkimProfile } from '../../src/stream/json-skim.ts';
+import { createJsonSkimmer, type SkimProfile } from '../../src/json/skim.ts';
 
 const PROFILE: SkimProfile = { opaque: ['text', 'output', 'input'], stringOnly: ['content'] };
 const KEYS = ['text', 'output', 'input', 'content', 'type', 'id', 'messages', 'a', 'te"xt', 'tëxt'];

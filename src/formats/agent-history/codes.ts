@@ -6,7 +6,7 @@
  * @module
  */
 import type { DimensionTable, SummaryTable } from '../../report/code-table.ts';
-import { NDJSON_CODES } from '../../stream/ndjson-codes.ts';
+import { NDJSON_CODES } from '../ndjson/codes.ts';
 
 /** The verdict dimension an error with each of this format's own codes fails. */
 const OWN_CODES = /* @__PURE__ */ Object.freeze({

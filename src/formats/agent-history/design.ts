@@ -9,10 +9,10 @@
 import * as v from 'valibot';
 import type { FindingCollector } from '../../report/collector.ts';
 import { linePath, type PathSegment } from '../../report/path.ts';
-import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../../stream/ndjson.ts';
+import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../ndjson/reader.ts';
 import { CONTENT_BLOCKS, designGraph, designHeader, designSessionRecord, type DesignHeader } from './schema.ts';
 
-const CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
+const SCHEMA_ISSUE_CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
 
 /** What the design-1.0 checker reports in `report.details`. */
 export interface DesignDetails {
@@ -56,7 +56,7 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
     headerLine = line;
     const result = v.safeParse(designHeader, record);
     if (!result.success) {
-      reportIssues(add, line, result.issues, CODES, { label: 'header' });
+      reportIssues(add, line, result.issues, SCHEMA_ISSUE_CODES, { label: 'header' });
       return;
     }
     header = { value: result.output, line };
@@ -66,7 +66,7 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
     byType.session++;
     sessionLines++;
     const result = v.safeParse(designSessionRecord, record);
-    if (!result.success) reportIssues(add, line, result.issues, CODES);
+    if (!result.success) reportIssues(add, line, result.issues, SCHEMA_ISSUE_CODES);
     checkSession(record, line);
   };
 
@@ -218,7 +218,7 @@ function checkMessages(messages: readonly unknown[], graph: unknown, line: numbe
           continue;
         }
         const result = v.safeParse(schema, block);
-        if (!result.success) reportIssues(add, line, result.issues, CODES, { prefix: ['messages', i, 'content', b] });
+        if (!result.success) reportIssues(add, line, result.issues, SCHEMA_ISSUE_CODES, { prefix: ['messages', i, 'content', b] });
         if (type === 'tool_use' && typeof block['tool_id'] === 'string' && !toolUses.has(block['tool_id'])) toolUses.set(block['tool_id'], i);
       }
     }

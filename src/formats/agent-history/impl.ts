@@ -8,11 +8,11 @@
 import * as v from 'valibot';
 import type { FindingCollector } from '../../report/collector.ts';
 import { linePath } from '../../report/path.ts';
-import { isIsoTimestamp, quote, reportIssues } from '../../stream/ndjson.ts';
+import { isIsoTimestamp, quote, reportIssues } from '../ndjson/reader.ts';
 import type { ShapeChecker } from './design.ts';
 import { implHeader, implMessage, implSummary, ROLES } from './schema.ts';
 
-const CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
+const SCHEMA_ISSUE_CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
 
 /**
  * Creates the impl-2.0 checker reporting into `collector`.
@@ -50,7 +50,7 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
     }
     headerSeen = true;
     const result = v.safeParse(implHeader, record);
-    if (!result.success) reportIssues(add, line, result.issues, CODES, { label: 'header' });
+    if (!result.success) reportIssues(add, line, result.issues, SCHEMA_ISSUE_CODES, { label: 'header' });
     if (typeof record['agent'] === 'string') headerAgent = record['agent'];
   };
 
@@ -58,7 +58,7 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
     byType.message++;
     messageLines++;
     const result = v.safeParse(implMessage, record);
-    if (!result.success) reportIssues(add, line, result.issues, CODES);
+    if (!result.success) reportIssues(add, line, result.issues, SCHEMA_ISSUE_CODES);
     const role = record['role'];
     // R1 (docs/agent-history.md §4): the exporter passes unknown roles through, so this is a warning.
     if (typeof role === 'string' && !(ROLES as readonly string[]).includes(role)) {
@@ -79,7 +79,7 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
     byType.session++;
     summaryLine = line;
     const result = v.safeParse(implSummary, record);
-    if (!result.success) reportIssues(add, line, result.issues, { ...CODES }, { label: 'session' });
+    if (!result.success) reportIssues(add, line, result.issues, { ...SCHEMA_ISSUE_CODES }, { label: 'session' });
     const agent = record['agent'];
     if (typeof agent === 'string' && headerAgent !== undefined && agent !== headerAgent) {
       add('agent-history.agent_mismatch', linePath(line, ['agent']), `session.agent ${quote(agent)} differs from header.agent ${quote(headerAgent)}`);

@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { isIsoTimestamp, quote } from '../../stream/ndjson.ts';
+import { isIsoTimestamp, quote } from '../ndjson/reader.ts';
 
 const string = (): v.StringSchema<string> => v.string('must be a string');
 const integer = () => v.pipe(v.number('must be an integer'), v.integer('must be an integer'));

@@ -10,7 +10,7 @@ import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
 import type { FindingCode } from '../../report/codes.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
 import { childScope, reportError, throwIfAborted, type CheckContext, type Scope } from './context.ts';
-import { isJsonObject, isNonEmptyString, path, prop, type JsonObject, type JsonValue } from './js-semantics.ts';
+import { isJsonObject, isNonEmptyString, path, prop, type ParsedObject, type ParsedValue } from './js-semantics.ts';
 import { verifyAggregatedEvents } from './summaries/aggregated-events.ts';
 import { verifyWorkflowPhaseOrder } from './summaries/phase-order.ts';
 import { reconstruct, UnprocessableValue } from './unprocessable.ts';
@@ -27,18 +27,18 @@ export interface RepoRow {
 }
 
 /** Verifies one export of any kind (injected to break the module cycle with `verify-artifact.ts`). */
-export type VerifyChild = (context: CheckContext, scope: Scope, artifact: JsonObject) => void;
+export type VerifyChild = (context: CheckContext, scope: Scope, artifact: ParsedObject) => void;
 
 function at(context: CheckContext, scope: Scope, code: FindingCode, dotted: string, message: string): void {
   reportError(context, scope, code, dotted, dotted.split('.') as PathSegment[], message);
 }
 
-function countJsonl(files: JsonValue, relPath: string): number {
+function countJsonl(files: ParsedValue, relPath: string): number {
   const data = path(files, relPath, 'data');
   return Array.isArray(data) ? data.length : 0;
 }
 
-function keyCount(value: JsonValue): number {
+function keyCount(value: ParsedValue): number {
   return Object.keys((value || {}) as object).length;
 }
 
@@ -47,7 +47,7 @@ function keyCount(value: JsonValue): number {
  * Assigned on a plain object, as the reference does, so a `__proto__` key is dropped the same way.
  * @throws UnprocessableValue for a `null` run (crash site 8, §9).
  */
-function expectedRepoRunStatuses(coordinatorState: JsonValue): Record<string, unknown> {
+function expectedRepoRunStatuses(coordinatorState: ParsedValue): Record<string, unknown> {
   const statuses: Record<string, unknown> = {};
   const runs = prop(coordinatorState, 'repo_runs');
   if (runs && typeof runs === 'object') {
@@ -60,7 +60,7 @@ function expectedRepoRunStatuses(coordinatorState: JsonValue): Record<string, un
 }
 
 /** §8: the checks of a coordinator export (top-level checks and `files` already done). */
-export function verifyCoordinatorExport(context: CheckContext, scope: Scope, artifact: JsonObject, verifyChild: VerifyChild): RepoRow[] {
+export function verifyCoordinatorExport(context: CheckContext, scope: Scope, artifact: ParsedObject, verifyChild: VerifyChild): RepoRow[] {
   const { config, files } = artifact;
 
   // §8.1–8.2
@@ -113,7 +113,7 @@ export function verifyCoordinatorExport(context: CheckContext, scope: Scope, art
   return rows;
 }
 
-function verifyCoordinatorSummary(context: CheckContext, scope: Scope, summary: JsonObject, files: JsonValue): void {
+function verifyCoordinatorSummary(context: CheckContext, scope: Scope, summary: ParsedObject, files: ParsedValue): void {
   const coordinatorState = path(files, MULTIREPO_STATE, 'data') || null;
   const barriers = path(files, '.agentxchain/multirepo/barriers.json', 'data');
   const barrierCount = isJsonObject(barriers) ? Object.keys(barriers).length : 0;
@@ -143,7 +143,7 @@ function verifyCoordinatorSummary(context: CheckContext, scope: Scope, summary: 
 }
 
 /** §8.6: one repo entry, and its child export when `ok` is true. */
-function verifyRepoEntry(context: CheckContext, scope: Scope, repoId: string, entry: JsonValue, verifyChild: VerifyChild): RepoRow {
+function verifyRepoEntry(context: CheckContext, scope: Scope, repoId: string, entry: ParsedValue, verifyChild: VerifyChild): RepoRow {
   const refPath = `repos.${repoId}`;
   const error = (field: string | null, message: string): void => {
     const segments: PathSegment[] = field === null ? ['repos', repoId] : ['repos', repoId, field];

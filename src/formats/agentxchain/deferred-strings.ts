@@ -24,7 +24,7 @@
  * @module
  */
 import { concatBytes } from '../../encoding/bytes.ts';
-import { isJsonObject, type JsonValue } from './js-semantics.ts';
+import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -72,7 +72,7 @@ export interface SkimmedDocument {
   /** Total bytes of the document. */
   readonly byteLength: number;
   /** Replaces the placeholders in `JSON.parse(skeleton)`'s value by getters (see the module doc). */
-  install(value: JsonValue): void;
+  install(value: ParsedValue): void;
   /** The raw bytes, in order (to decode the exact text when the skeleton does not parse). */
   readonly chunks: readonly Uint8Array[];
 }
@@ -458,17 +458,17 @@ export function deferredToken(entry: object, field: string): Uint8Array | undefi
 }
 
 /** Walks the export grammar of `value` and turns each placeholder into a getter. */
-function installGetters(value: JsonValue, prefix: string, spanOf: (index: number) => Uint8Array): void {
-  const exports: JsonValue[] = [value];
+function installGetters(value: ParsedValue, prefix: string, spanOf: (index: number) => Uint8Array): void {
+  const exports: ParsedValue[] = [value];
   while (exports.length > 0) {
     const current = exports.pop();
     if (!isJsonObject(current)) continue;
-    const files = Object.getOwnPropertyDescriptor(current, 'files')?.value as JsonValue;
+    const files = Object.getOwnPropertyDescriptor(current, 'files')?.value as ParsedValue;
     if (isJsonObject(files)) {
       for (const entry of Object.values(files)) {
         if (!isJsonObject(entry)) continue;
         for (const field of ['content_base64', 'data']) {
-          const placed = Object.getOwnPropertyDescriptor(entry, field)?.value as JsonValue;
+          const placed = Object.getOwnPropertyDescriptor(entry, field)?.value as ParsedValue;
           if (typeof placed !== 'string' || !placed.startsWith(prefix)) continue;
           const index = Number(placed.slice(prefix.length));
           const token = (): Uint8Array => spanOf(index);
@@ -479,10 +479,10 @@ function installGetters(value: JsonValue, prefix: string, spanOf: (index: number
         }
       }
     }
-    const repos = Object.getOwnPropertyDescriptor(current, 'repos')?.value as JsonValue;
+    const repos = Object.getOwnPropertyDescriptor(current, 'repos')?.value as ParsedValue;
     if (isJsonObject(repos)) {
       for (const repo of Object.values(repos)) {
-        if (isJsonObject(repo)) exports.push(Object.getOwnPropertyDescriptor(repo, 'export')?.value as JsonValue);
+        if (isJsonObject(repo)) exports.push(Object.getOwnPropertyDescriptor(repo, 'export')?.value as ParsedValue);
       }
     }
   }

@@ -15,7 +15,7 @@ import type { PathSegment } from '../../report/path.ts';
 import { decodeContentBase64, decodeContentBase64Token } from './base64-fast-path.ts';
 import { deferredToken } from './deferred-strings.ts';
 import { reportError, reportWarning, throwIfAborted, type CheckContext, type Scope } from './context.ts';
-import { describeValue, isJsonObject, isNonNegativeInteger, jsString, type JsonValue } from './js-semantics.ts';
+import { describeValue, isJsonObject, isNonNegativeInteger, jsString, type ParsedValue } from './js-semantics.ts';
 
 const VALID_FORMATS: ReadonlySet<unknown> = new Set(['json', 'jsonl', 'text']);
 const SHA256_HEX = /^[a-f0-9]{64}$/;
@@ -36,7 +36,7 @@ export interface FileRow {
  * §4: checks the `files` map of one export, entry by entry in JS own-key order.
  * Returns one row per entry (empty when `files` is not an object).
  */
-export function verifyFilesMap(context: CheckContext, scope: Scope, files: JsonValue): FileRow[] {
+export function verifyFilesMap(context: CheckContext, scope: Scope, files: ParsedValue): FileRow[] {
   if (!isJsonObject(files)) {
     reportError(context, scope, 'agentxchain.field_invalid', 'files', ['files'], 'must be an object keyed by relative path');
     return [];
@@ -73,7 +73,7 @@ function entryReporter(context: CheckContext, scope: Scope, relPath: string) {
   };
 }
 
-function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, entry: JsonValue): FileRow {
+function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, entry: ParsedValue): FileRow {
   const report = entryReporter(context, scope, relPath);
   const row = (status: FileStatus): FileRow => ({
     path: relPath,
@@ -147,7 +147,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
 }
 
 /** §4.5: what a null-content entry must still satisfy. */
-function verifyNullContentEntry(entry: Record<string, JsonValue>, format: string, report: ReturnType<typeof entryReporter>): void {
+function verifyNullContentEntry(entry: Record<string, ParsedValue>, format: string, report: ReturnType<typeof entryReporter>): void {
   const data = entry['data'];
   if (entry['truncated'] === true) {
     if (format === 'jsonl') {
@@ -178,7 +178,7 @@ function verifyNullContentEntry(entry: Record<string, JsonValue>, format: string
  * the reference (native `JSON.parse`, so Node and Chromium word it the same way).
  */
 function verifyData(
-  entry: Record<string, JsonValue>,
+  entry: Record<string, ParsedValue>,
   format: 'json' | 'jsonl' | 'text',
   relPath: string,
   content: Uint8Array,
@@ -193,7 +193,7 @@ function verifyData(
   }
   const data = entry['data'];
   const raw = decodeUtf8Lenient(content);
-  let parsed: JsonValue;
+  let parsed: ParsedValue;
   try {
     parsed = format === 'json' ? JSON.parse(raw) : parseJsonl(raw, relPath);
   } catch (error) {
@@ -210,9 +210,9 @@ function verifyData(
  * Line numbers count the non-blank lines (§4.10: the first bad line stops parsing).
  * @throws Error `<relPath>: invalid JSONL at line <k>: <V8 message>`
  */
-export function parseJsonl(raw: string, relPath: string): JsonValue[] {
+export function parseJsonl(raw: string, relPath: string): ParsedValue[] {
   if (!raw.trim()) return [];
-  const out: JsonValue[] = [];
+  const out: ParsedValue[] = [];
   let index = 0;
   for (const line of raw.split('\n')) {
     if (!line.trim()) continue;

@@ -6,11 +6,11 @@
  * @module
  */
 
-/** A parsed JSON value (or `undefined` for a missing key). */
-export type JsonValue = unknown;
+/** A value as `JSON.parse` gives it, the way the reference reads artifacts (or `undefined` for a missing key); not the lossless `JsonValue` of `src/json/`. */
+export type ParsedValue = unknown;
 
-/** A JSON object: non-null, `typeof` object, not an array (the reference's "must be an object"). */
-export type JsonObject = Record<string, JsonValue>;
+/** An object among those values: non-null, `typeof` object, not an array (the reference's "must be an object"). */
+export type ParsedObject = Record<string, ParsedValue>;
 
 /**
  * `!v || typeof v !== 'object' || Array.isArray(v)` negated: the reference's object test.
@@ -18,7 +18,7 @@ export type JsonObject = Record<string, JsonValue>;
  * isJsonObject({}); // true
  * isJsonObject([]); // false
  */
-export function isJsonObject(value: JsonValue): value is JsonObject {
+export function isJsonObject(value: ParsedValue): value is ParsedObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -32,12 +32,12 @@ export function isJsonObject(value: JsonValue): value is JsonObject {
  * prop(null, 'a');     // undefined
  * prop('abc', 'length'); // 3
  */
-export function prop(value: JsonValue, key: unknown): JsonValue {
-  return (value as Record<PropertyKey, JsonValue> | null | undefined)?.[key as PropertyKey];
+export function prop(value: ParsedValue, key: unknown): ParsedValue {
+  return (value as Record<PropertyKey, ParsedValue> | null | undefined)?.[key as PropertyKey];
 }
 
 /** Reads a path of keys with optional chaining at every step (`v?.a?.b`). */
-export function path(value: JsonValue, ...keys: readonly string[]): JsonValue {
+export function path(value: ParsedValue, ...keys: readonly string[]): ParsedValue {
   let current = value;
   for (const key of keys) current = prop(current, key);
   return current;
@@ -52,7 +52,7 @@ export function path(value: JsonValue, ...keys: readonly string[]): JsonValue {
  * jsString(2 ** 64);               // '18446744073709552000'
  * jsString({ toString: 'x' });     // undefined
  */
-export function jsString(value: JsonValue): string | undefined {
+export function jsString(value: ParsedValue): string | undefined {
   try {
     return String(value);
   } catch {
@@ -67,17 +67,17 @@ export function jsString(value: JsonValue): string | undefined {
  * isParsableDate('2026-01-01'); // true
  * isParsableDate('yesterday');  // false
  */
-export function isParsableDate(value: JsonValue): boolean {
+export function isParsableDate(value: ParsedValue): boolean {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value));
 }
 
 /** `typeof v === 'string' && v.length > 0`, no trimming (§2). */
-export function isNonEmptyString(value: JsonValue): value is string {
+export function isNonEmptyString(value: ParsedValue): value is string {
   return typeof value === 'string' && value.length > 0;
 }
 
 /** `Number.isInteger(v) && v >= 0` (`-0` passes, as in the reference). */
-export function isNonNegativeInteger(value: JsonValue): value is number {
+export function isNonNegativeInteger(value: ParsedValue): value is number {
   return Number.isInteger(value) && (value as number) >= 0;
 }
 
@@ -105,7 +105,7 @@ export function compareDefaultLocale(a: string, b: string): number {
 }
 
 /** A short, safe rendering of a value for a message where the reference would print `String(v)`. */
-export function describeValue(value: JsonValue): string {
+export function describeValue(value: ParsedValue): string {
   const text = jsString(value);
   if (text === undefined) return 'an object with its own "toString" key';
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;

@@ -8,11 +8,11 @@
 import { StreamProblem } from '../../stream/problem.ts';
 import { ExportSkimmer } from './deferred-strings.ts';
 import { createDocumentDecoder } from './document-text.ts';
-import type { JsonValue } from './js-semantics.ts';
+import type { ParsedValue } from './js-semantics.ts';
 
 /** The parsed document, or V8's `JSON.parse` message for the decoded text. */
 export type ParsedDocument =
-  | { readonly ok: true; readonly value: JsonValue; readonly byteLength: number }
+  | { readonly ok: true; readonly value: ParsedValue; readonly byteLength: number }
   | { readonly ok: false; readonly message: string; readonly byteLength: number };
 
 /**
@@ -58,18 +58,18 @@ export async function readDocument(stream: ReadableStream<Uint8Array>, options: 
 }
 
 /** Decodes `chunks` as Node does and parses the text; V8's message about the exact text on failure. */
-function parseDecoded(chunks: readonly Uint8Array[]): { ok: true; value: JsonValue } | { ok: false; message: string } {
+function parseDecoded(chunks: readonly Uint8Array[]): { ok: true; value: ParsedValue } | { ok: false; message: string } {
   const decoder = createDocumentDecoder();
   for (const chunk of chunks) decoder.push(chunk);
   const document = decoder.finish();
   try {
-    return { ok: true, value: JSON.parse(document.text) as JsonValue };
+    return { ok: true, value: JSON.parse(document.text) as ParsedValue };
   } catch (error) {
     if (document.exact) return { ok: false, message: (error as Error).message };
   }
   // The escaped text failed: parse the exact text, for V8's message about the real document.
   try {
-    return { ok: true, value: JSON.parse(document.exactText()) as JsonValue };
+    return { ok: true, value: JSON.parse(document.exactText()) as ParsedValue };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }

@@ -7,7 +7,7 @@ import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
 import type { FindingCode } from '../../report/codes.ts';
 import type { PathSegment } from '../../report/path.ts';
 import { reportError, type CheckContext, type Scope } from './context.ts';
-import { compareEn, isJsonObject, isNonEmptyString, path, prop, type JsonObject, type JsonValue } from './js-semantics.ts';
+import { compareEn, isJsonObject, isNonEmptyString, path, prop, type ParsedObject, type ParsedValue } from './js-semantics.ts';
 import { verifyDashboardSession } from './summaries/dashboard.ts';
 import { verifyDelegationSummary } from './summaries/delegation.ts';
 import { verifyWorkflowPhaseOrder } from './summaries/phase-order.ts';
@@ -18,22 +18,22 @@ function at(context: CheckContext, scope: Scope, code: FindingCode, dotted: stri
   reportError(context, scope, code, dotted, dotted.split('.') as PathSegment[], message);
 }
 
-function countJsonl(files: JsonValue, relPath: string): number {
+function countJsonl(files: ParsedValue, relPath: string): number {
   const data = path(files, relPath, 'data');
   return Array.isArray(data) ? data.length : 0;
 }
 
 /** `Object.keys(files || {})`: a truthy primitive string yields its indices, other primitives none. */
-function fileKeys(files: JsonValue): string[] {
+function fileKeys(files: ParsedValue): string[] {
   return Object.keys(files || {});
 }
 
-function isArrayOfNonEmptyStrings(value: JsonValue): boolean {
+function isArrayOfNonEmptyStrings(value: ParsedValue): boolean {
   return Array.isArray(value) && value.every(isNonEmptyString);
 }
 
 /** §5: the checks of a run export (top-level checks and `files` already done). */
-export function verifyRunExport(context: CheckContext, scope: Scope, artifact: JsonObject): void {
+export function verifyRunExport(context: CheckContext, scope: Scope, artifact: ParsedObject): void {
   const { config, files } = artifact;
 
   // §5.1–5.2
@@ -123,7 +123,7 @@ export function verifyRunExport(context: CheckContext, scope: Scope, artifact: J
 }
 
 /** §5.7: the workspace block's shape (no cross-checks, as in the reference). */
-function verifyWorkspace(context: CheckContext, scope: Scope, workspace: JsonValue): void {
+function verifyWorkspace(context: CheckContext, scope: Scope, workspace: ParsedValue): void {
   if (!isJsonObject(workspace)) {
     at(context, scope, 'agentxchain.field_invalid', 'workspace', 'must be an object');
     return;

@@ -6,7 +6,7 @@
 import { verifyCoordinatorExport, type RepoRow } from './coordinator-export.ts';
 import { reportError, type CheckContext, type Scope } from './context.ts';
 import { verifyFilesMap, type FileRow } from './files.ts';
-import { describeValue, isJsonObject, isParsableDate, jsString, type JsonObject } from './js-semantics.ts';
+import { describeValue, isJsonObject, isParsableDate, jsString, type ParsedObject } from './js-semantics.ts';
 import { verifyRunExport } from './run-export.ts';
 import { verifyRunnerArtifacts, type RunnerSection } from './runner/verify-runner.ts';
 
@@ -22,7 +22,7 @@ export interface ExportRows {
 }
 
 /** §3: verifies one export object (the caller has checked that it is a JSON object). */
-export function verifyExportObject(context: CheckContext, scope: Scope, artifact: JsonObject): ExportRows {
+export function verifyExportObject(context: CheckContext, scope: Scope, artifact: ParsedObject): ExportRows {
   const schemaVersion = artifact['schema_version'];
   if (schemaVersion !== '0.2' && schemaVersion !== '0.3') {
     reportError(context, scope, 'agentxchain.schema_version_unsupported', 'schema_version', ['schema_version'], 'must be one of "0.2", "0.3"');
@@ -58,6 +58,6 @@ export function verifyExportObject(context: CheckContext, scope: Scope, artifact
 }
 
 /** A child export (`repos.<id>.export`), verified like a top-level one (§8.6). */
-function verifyChildExport(context: CheckContext, scope: Scope, artifact: JsonObject): void {
+function verifyChildExport(context: CheckContext, scope: Scope, artifact: ParsedObject): void {
   verifyExportObject(context, scope, artifact);
 }

@@ -16,9 +16,9 @@ import { jsonPath } from '../../report/path.ts';
 import type { Report } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import type { OpenedInput } from '../../stream/open.ts';
-import { beginVerification, finishVerification, recordThrown, resolveSha256 } from '../../verification.ts';
+import { beginVerification, finishVerification, recordThrown, resolveSha256 } from '../../verifier-lifecycle.ts';
 import { ROOT_SCOPE, type CheckContext } from './context.ts';
-import { isJsonObject, type JsonValue } from './js-semantics.ts';
+import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 import { readDocument } from './read-document.ts';
 import { verifyExportObject } from './verify-artifact.ts';
 
@@ -90,7 +90,7 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
  * deeper than `maxJsonDepth` (attacker-controlled) could not even be serialised (the reference
  * crashes printing it): it is replaced by a note and reported as a limit.
  */
-function headerOf(artifact: Record<string, JsonValue>, maxDepth: number, collector: FindingCollector): Record<string, unknown> {
+function headerOf(artifact: Record<string, ParsedValue>, maxDepth: number, collector: FindingCollector): Record<string, unknown> {
   const files = artifact['files'];
   const repos = artifact['repos'];
   const echo = (key: string): unknown => {

@@ -8,10 +8,10 @@
 import * as v from 'valibot';
 import type { FindingCollector } from '../../report/collector.ts';
 import { linePath } from '../../report/path.ts';
-import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../../stream/ndjson.ts';
+import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../ndjson/reader.ts';
 import { envelope, PAYLOADS, type EventType } from './schema.ts';
 
-const CODES = { missing: 'codex-exec.missing_field', invalid: 'codex-exec.invalid_field' } as const;
+const SCHEMA_ISSUE_CODES = { missing: 'codex-exec.missing_field', invalid: 'codex-exec.invalid_field' } as const;
 
 /**
  * The tool keeps the last 64 KiB of each stream in exec:end (docs/codex-exec.md,
@@ -255,7 +255,7 @@ export function createExecChecker(collector: FindingCollector): {
   return {
     record(record, line) {
       const checked = v.safeParse(envelope, record);
-      if (!checked.success) reportIssues(add, line, checked.issues, CODES);
+      if (!checked.success) reportIssues(add, line, checked.issues, SCHEMA_ISSUE_CODES);
       const type = record['type'];
       const known = typeof type === 'string' && Object.hasOwn(PAYLOADS, type);
       byType[known ? (type as string) : 'other']!++;
@@ -283,7 +283,7 @@ export function createExecChecker(collector: FindingCollector): {
       if (!payload) return; // the envelope schema reported it
       const event = type as EventType;
       const parsed = v.safeParse(PAYLOADS[event], payload);
-      if (!parsed.success) reportIssues(add, line, parsed.issues, CODES, { prefix: ['payload'] });
+      if (!parsed.success) reportIssues(add, line, parsed.issues, SCHEMA_ISSUE_CODES, { prefix: ['payload'] });
       if (event === 'run:summary') {
         onSummary(payload, line);
         return;

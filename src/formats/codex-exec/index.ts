@@ -1,43 +1,5 @@
 /**
- * The `codex-exec` format: codex-orchestrator `exec --jsonl` event streams (`exec:begin`,
- * `exec:chunk`, `exec:retry`, `exec:end`, `run:summary`), plain or gzip, verified line by line in
- * bounded memory against docs/codex-exec.md. There is no reference verifier for this format (no
- * compat output), and it carries no signature: authenticity is `not-checked`.
+ * The `codex-exec` format's public surface.
  * @module
  */
-import type { VerifyOptions } from '../../options.ts';
-import type { Report } from '../../report/types.ts';
-import type { VerifyInput } from '../../stream/input.ts';
-import { readNdjson } from '../../stream/ndjson.ts';
-import type { OpenedInput } from '../../stream/open.ts';
-import { beginVerification, finishVerification } from '../../verification.ts';
-import { createExecChecker } from './checks.ts';
-
-/**
- * Verifies a codex-orchestrator `exec --jsonl` stream, plain or gzip.
- * @throws TypeError on API misuse (bad limits, unsupported input type).
- * @example
- * const report = await verifyCodexExec(await fetch('run.jsonl.gz'), { name: 'run.jsonl.gz' });
- * report.details.attempts; // exec attempts begun
- */
-export async function verifyCodexExec(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<Report> {
-  const context = await beginVerification(input, options);
-  const { collector, opened } = context;
-  const checker = createExecChecker(collector);
-  const summary = await readNdjson(context, (record, line) => checker.record(record, line), options.signal ? { signal: options.signal } : {});
-  if (summary.complete && summary.lineCount === 0) collector.add('input.empty', '$', 'the input holds no lines');
-  else checker.end(summary.complete);
-  return finishVerification(context, {
-    format: 'codex-exec',
-    kind: 'exec-jsonl',
-    checked: { structure: true, integrity: true },
-    details: {
-      schema: 'exec-jsonl',
-      line_count: summary.lineCount,
-      ...checker.details(),
-      bytes_in: opened.counters.bytesIn,
-      bytes_out: opened.counters.bytesOut,
-      compressed: opened.gzip,
-    },
-  });
-}
+export { verifyCodexExec } from './verify.ts';

@@ -5,7 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { isIsoTimestamp, quote } from '../../stream/ndjson.ts';
+import { isIsoTimestamp, quote } from '../ndjson/reader.ts';
 
 export const SANDBOX_STATES = ['sandboxed', 'escalated', 'failed'] as const;
 export const STREAMS = ['stdout', 'stderr'] as const;

@@ -15,7 +15,7 @@
  * only the chosen entries are materialised, so a 100k-entry bundle disclosure stays light.
  * @module
  */
-import { resolveSha256 } from '../../verification.ts';
+import { resolveSha256 } from '../../verifier-lifecycle.ts';
 import { merkleLayersPacked, proofFromLayers } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
@@ -27,7 +27,7 @@ import { type JsonObject, type JsonValue, pythonTypeName } from '../../json/valu
 import { type Limits, resolveLimits } from '../../limits.ts';
 import { readAll, type VerifyInput } from '../../stream/input.ts';
 import { openInput } from '../../stream/open.ts';
-import { isStreamed } from './common.ts';
+import { isStreamed } from './signed-document.ts';
 import { PYTHON_NESTING_LIMIT } from './options.ts';
 import { pythonRepr } from '../../json/python.ts';
 import { memberValue } from './scan.ts';

@@ -21,8 +21,8 @@ import type { JsonValue } from '../../json/value.ts';
 import type { FindingCollector } from '../../report/collector.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
 import type { CheckOutcome } from './bundle.ts';
-import { type Candidate, clip, record } from './candidates.ts';
-import { isStreamed, type Root } from './common.ts';
+import { type Candidate, clip, record } from './candidate-findings.ts';
+import { isStreamed, type Root } from './signed-document.ts';
 import { CITATION, entrySchema, envelopeSchema, toPlain, UNSIGNED_VERSION } from './schema.ts';
 import type { EntryFacts, Scanner } from './scan.ts';
 

@@ -16,7 +16,7 @@ import { safeParse, type GenericSchema } from 'valibot';
 import type { FindingCode } from '../../../report/codes.ts';
 import type { PathSegment } from '../../../report/path.ts';
 import { reportWarning, type CheckContext, type Scope } from '../context.ts';
-import { isJsonObject, type JsonObject, type JsonValue } from '../js-semantics.ts';
+import { isJsonObject, type ParsedObject, type ParsedValue } from '../js-semantics.ts';
 import { AssignmentSchema, DispatchIndexSchema, StagedTurnResultSchema } from './schemas.ts';
 
 const STAGING_PREFIX = '.agentxchain/staging/';
@@ -42,10 +42,10 @@ export interface RunnerSection {
 interface RunnerState {
   readonly context: CheckContext;
   readonly scope: Scope;
-  readonly active: ReadonlyMap<string, JsonValue>;
+  readonly active: ReadonlyMap<string, ParsedValue>;
   /** Turns already accepted (history.jsonl) or retained: the dispatch index may still list the last one. */
   readonly finished: ReadonlySet<unknown>;
-  readonly runId: JsonValue;
+  readonly runId: ParsedValue;
   findings: number;
 }
 
@@ -55,17 +55,17 @@ function warn(state: RunnerState, code: FindingCode, segments: readonly PathSegm
 }
 
 /** The role `state.active_turns[turn]` assigns (`assigned_role`, or `role` in older states). */
-function assignedRole(turn: JsonValue): JsonValue {
+function assignedRole(turn: ParsedValue): ParsedValue {
   if (!isJsonObject(turn)) return undefined;
   return turn['assigned_role'] ?? turn['role'];
 }
 
-function quoted(value: JsonValue): string {
+function quoted(value: ParsedValue): string {
   return typeof value === 'string' ? `"${value.length > 80 ? `${value.slice(0, 80)}…` : value}"` : JSON.stringify(value) ?? String(value);
 }
 
 /** Validates `data` against `schema`, one finding per issue, at the issue's path inside `data`. */
-function checkShape(state: RunnerState, code: FindingCode, schema: GenericSchema, data: JsonValue, at: readonly PathSegment[], what: string): boolean {
+function checkShape(state: RunnerState, code: FindingCode, schema: GenericSchema, data: ParsedValue, at: readonly PathSegment[], what: string): boolean {
   const result = safeParse(schema, data, { abortEarly: false });
   if (result.success) return true;
   for (const issue of result.issues) {
@@ -87,7 +87,7 @@ function turnOfPath(path: string, prefix: string): string | null {
  * Runs the runner checks for one run export and returns its section, or `undefined` when the
  * export has no files map or no state object, or nothing in flight.
  */
-export function verifyRunnerArtifacts(context: CheckContext, scope: Scope, artifact: JsonObject): RunnerSection | undefined {
+export function verifyRunnerArtifacts(context: CheckContext, scope: Scope, artifact: ParsedObject): RunnerSection | undefined {
   const files = artifact['files'];
   const stateObject = artifact['state'];
   if (!isJsonObject(files) || !isJsonObject(stateObject)) return undefined;
@@ -138,13 +138,13 @@ export function verifyRunnerArtifacts(context: CheckContext, scope: Scope, artif
 }
 
 /** The `data` of a json file entry, or undefined when there is none to check (truncated, not an entry). */
-function jsonData(entry: JsonValue): JsonValue {
+function jsonData(entry: ParsedValue): ParsedValue {
   if (!isJsonObject(entry) || entry['format'] !== 'json') return undefined;
   return entry['data'] ?? undefined;
 }
 
 /** Checks the run id, and the role against the active turn's assigned role. */
-function checkIdentity(state: RunnerState, data: JsonObject, at: readonly PathSegment[], turn: string | null, what: string, roleKey: string): void {
+function checkIdentity(state: RunnerState, data: ParsedObject, at: readonly PathSegment[], turn: string | null, what: string, roleKey: string): void {
   const runId = data['run_id'];
   if (typeof state.runId === 'string' && typeof runId === 'string' && runId !== state.runId) {
     warn(state, 'runner.run_id_mismatch', [...at, 'run_id'], `${what} belongs to run ${quoted(runId)}, but state.run_id is ${quoted(state.runId)}`);
@@ -158,7 +158,7 @@ function checkIdentity(state: RunnerState, data: JsonObject, at: readonly PathSe
 }
 
 /** A staged turn result (§12): shape, the turn it is staged for, identity, unique delegation ids. */
-function checkStagedResult(state: RunnerState, path: string, entry: JsonValue, pathTurn: string | null): RunnerSection['staged'][number] {
+function checkStagedResult(state: RunnerState, path: string, entry: ParsedValue, pathTurn: string | null): RunnerSection['staged'][number] {
   const at: PathSegment[] = ['files', path, 'data'];
   const data = jsonData(entry);
   const claimed = isJsonObject(data) && typeof data['turn_id'] === 'string' ? data['turn_id'] : null;
@@ -198,7 +198,7 @@ function checkStagedResult(state: RunnerState, path: string, entry: JsonValue, p
  * turns already in history.jsonl are expected, and identity is only checked for active turns.
  * Returns the active turns it lists.
  */
-function checkDispatchIndex(state: RunnerState, path: string, entry: JsonValue): string[] {
+function checkDispatchIndex(state: RunnerState, path: string, entry: ParsedValue): string[] {
   const at: PathSegment[] = ['files', path, 'data'];
   const data = jsonData(entry);
   if (data === undefined) return [];
@@ -228,7 +228,7 @@ function checkDispatchIndex(state: RunnerState, path: string, entry: JsonValue):
 }
 
 /** A dispatch bundle `.agentxchain/dispatch/turns/<turn>/`: the turn is active; ASSIGNMENT.json agrees. */
-function checkBundle(state: RunnerState, turn: string, paths: readonly string[], files: JsonObject): void {
+function checkBundle(state: RunnerState, turn: string, paths: readonly string[], files: ParsedObject): void {
   const assignmentPath = `${TURNS_PREFIX}${turn}/ASSIGNMENT.json`;
   const anchor = paths.includes(assignmentPath) ? assignmentPath : paths[0]!;
   if (!state.active.has(turn)) {

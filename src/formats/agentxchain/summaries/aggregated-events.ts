@@ -11,7 +11,7 @@
 import { jsonDeepStrictEqual } from '../../../json/deep-equal.ts';
 import type { PathSegment } from '../../../report/path.ts';
 import { reportError, type CheckContext, type Scope } from '../context.ts';
-import { compareDefaultLocale, isJsonObject, jsString, path, prop, type JsonObject, type JsonValue } from '../js-semantics.ts';
+import { compareDefaultLocale, isJsonObject, jsString, path, prop, type ParsedObject, type ParsedValue } from '../js-semantics.ts';
 import { reconstruct, reportUnprocessable, UnprocessableValue } from '../unprocessable.ts';
 
 const EVENTS = '.agentxchain/events.jsonl';
@@ -48,7 +48,7 @@ function unprintable(events: readonly SourcedEvent[], fields: readonly string[])
  * Rebuilds the aggregated events from the child exports (`repos` must be an object).
  * @throws UnprocessableValue where the reference would crash.
  */
-export function buildExpectedAggregatedEvents(repos: JsonObject): Record<string, unknown> {
+export function buildExpectedAggregatedEvents(repos: ParsedObject): Record<string, unknown> {
   const events: SourcedEvent[] = [];
   const contributing = new Set<string>();
   for (const [repoId, entry] of Object.entries(repos)) {
@@ -57,7 +57,7 @@ export function buildExpectedAggregatedEvents(repos: JsonObject): Record<string,
     const data = path(child, 'files', EVENTS, 'data');
     if (!Array.isArray(data)) continue;
     for (let index = 0; index < data.length; index++) {
-      const event: JsonValue = data[index];
+      const event: ParsedValue = data[index];
       if (!isJsonObject(event)) continue;
       events.push({ event: { ...event, repo_id: repoId }, origin: ['repos', repoId, 'export', 'files', EVENTS, 'data', index] });
       contributing.add(repoId);
@@ -89,7 +89,7 @@ export function buildExpectedAggregatedEvents(repos: JsonObject): Record<string,
 }
 
 /** §8.7: checks the claimed aggregated events, if present, against the child exports. */
-export function verifyAggregatedEvents(context: CheckContext, scope: Scope, summary: JsonValue, repos: JsonObject): void {
+export function verifyAggregatedEvents(context: CheckContext, scope: Scope, summary: ParsedValue, repos: ParsedObject): void {
   const claimed = prop(summary, 'aggregated_events');
   if (claimed === undefined || claimed === null) return;
   const error = (field: string | null, message: string, code: 'agentxchain.summary_mismatch' | 'agentxchain.failed_repo_claimed' | 'agentxchain.summary_invalid' = 'agentxchain.summary_mismatch'): void => {

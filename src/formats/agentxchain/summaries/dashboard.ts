@@ -4,7 +4,7 @@
  * @module
  */
 import { reportError, type CheckContext, type Scope } from '../context.ts';
-import { isJsonObject, isParsableDate, type JsonObject } from '../js-semantics.ts';
+import { isJsonObject, isParsableDate, type ParsedObject } from '../js-semantics.ts';
 
 const STATUSES = ['running', 'pid_only', 'stale', 'not_running'] as const;
 
@@ -13,7 +13,7 @@ function isPositiveInteger(value: unknown): boolean {
 }
 
 /** Checks the session, if the key is present: status first, then field types, then status rules. */
-export function verifyDashboardSession(context: CheckContext, scope: Scope, summary: JsonObject): void {
+export function verifyDashboardSession(context: CheckContext, scope: Scope, summary: ParsedObject): void {
   const session = summary['dashboard_session'];
   if (session === undefined) return;
   const error = (field: string | null, message: string): void => {

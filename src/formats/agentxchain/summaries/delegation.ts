@@ -9,7 +9,7 @@
  */
 import { jsonDeepStrictEqual } from '../../../json/deep-equal.ts';
 import { reportError, type CheckContext, type Scope } from '../context.ts';
-import { path, prop, type JsonObject, type JsonValue } from '../js-semantics.ts';
+import { path, prop, type ParsedObject, type ParsedValue } from '../js-semantics.ts';
 import { reconstruct, UnprocessableValue } from '../unprocessable.ts';
 
 const HISTORY = '.agentxchain/history.jsonl';
@@ -24,7 +24,7 @@ interface ExpectedDelegationSummary {
  * or `null` when the export holds no history array.
  * @throws UnprocessableValue where the reference would crash.
  */
-export function buildExpectedDelegationSummary(files: JsonValue): ExpectedDelegationSummary | null {
+export function buildExpectedDelegationSummary(files: ParsedValue): ExpectedDelegationSummary | null {
   const history = path(files, HISTORY, 'data');
   if (!Array.isArray(history)) return null;
   const at = (...rest: (string | number)[]) => ['files', HISTORY, 'data', ...rest];
@@ -33,7 +33,7 @@ export function buildExpectedDelegationSummary(files: JsonValue): ExpectedDelega
   const children = new Map<unknown, { turn_id: unknown; status: unknown }>();
   const reviews = new Map<unknown, { turn_id: unknown; results: unknown; index: number }>();
   for (let index = 0; index < history.length; index++) {
-    const entry: JsonValue = history[index];
+    const entry: ParsedValue = history[index];
     if (entry === null) throw new UnprocessableValue(at(index), 'is null');
     const issued = prop(entry, 'delegations_issued');
     if (issued && Array.isArray(issued)) parents.set(prop(entry, 'turn_id'), { role: prop(entry, 'role'), issued, index });
@@ -98,7 +98,7 @@ export function buildExpectedDelegationSummary(files: JsonValue): ExpectedDelega
 }
 
 /** §6.1: compares the claimed delegation summary with the reconstruction. */
-export function verifyDelegationSummary(context: CheckContext, scope: Scope, summary: JsonObject, files: JsonValue): void {
+export function verifyDelegationSummary(context: CheckContext, scope: Scope, summary: ParsedObject, files: ParsedValue): void {
   const claimed = summary['delegation_summary'];
   const built = reconstruct(context, scope, ['summary', 'delegation_summary'], 'summary.delegation_summary', () => buildExpectedDelegationSummary(files));
   if (built === undefined) return;

@@ -3,13 +3,13 @@
  * @module
  */
 import { reportError, type CheckContext, type Scope } from '../context.ts';
-import type { JsonObject } from '../js-semantics.ts';
+import type { ParsedObject } from '../js-semantics.ts';
 
 /**
  * Checks the phase order, if present: an array of distinct, trimmed, non-blank strings that
  * contains `summary.phase`. Duplicates are reported on the array's path, as the reference does.
  */
-export function verifyWorkflowPhaseOrder(context: CheckContext, scope: Scope, summary: JsonObject): void {
+export function verifyWorkflowPhaseOrder(context: CheckContext, scope: Scope, summary: ParsedObject): void {
   const phaseOrder = summary['workflow_phase_order'];
   if (phaseOrder === undefined || phaseOrder === null) return;
   const refPath = 'summary.workflow_phase_order';

@@ -9,7 +9,7 @@
  */
 import { jsonDeepStrictEqual } from '../../../json/deep-equal.ts';
 import { reportError, type CheckContext, type Scope } from '../context.ts';
-import { path, prop, type JsonObject, type JsonValue } from '../js-semantics.ts';
+import { path, prop, type ParsedObject, type ParsedValue } from '../js-semantics.ts';
 import { reconstruct, UnprocessableValue } from '../unprocessable.ts';
 
 const REPO_DECISIONS = '.agentxchain/repo-decisions.jsonl';
@@ -20,7 +20,7 @@ interface Authority {
 }
 
 /** §6.2: the authority of a role under `config.roles`, or `null`. */
-export function roleAuthority(role: JsonValue, config: JsonValue): Authority | null {
+export function roleAuthority(role: ParsedValue, config: ParsedValue): Authority | null {
   const roles = prop(config, 'roles');
   if (!config || !roles) return null;
   if (role === 'human') {
@@ -50,7 +50,7 @@ interface ExpectedRepoDecisions {
  * Rebuilds the repo-decision summary, or `null` when the file's data is not a non-empty array.
  * @throws UnprocessableValue where the reference would crash.
  */
-export function buildExpectedRepoDecisions(files: JsonValue, config: JsonValue): ExpectedRepoDecisions | null {
+export function buildExpectedRepoDecisions(files: ParsedValue, config: ParsedValue): ExpectedRepoDecisions | null {
   const decisions = path(files, REPO_DECISIONS, 'data');
   if (!Array.isArray(decisions) || decisions.length === 0) return null;
   const nullIndex = decisions.indexOf(null);
@@ -128,12 +128,12 @@ export function buildExpectedRepoDecisions(files: JsonValue, config: JsonValue):
  * reference throw (crash site 2, §9); it holds no file, and its own `files: must be an object` error
  * already fails the export, so it counts as "no file" here.
  */
-function hasRepoDecisionsFile(files: JsonValue): boolean {
+function hasRepoDecisionsFile(files: ParsedValue): boolean {
   return typeof files === 'object' && files !== null && REPO_DECISIONS in files;
 }
 
 /** §6.2: compares the claimed repo-decision summary with the reconstruction. */
-export function verifyRepoDecisions(context: CheckContext, scope: Scope, summary: JsonObject, files: JsonValue, config: JsonValue): void {
+export function verifyRepoDecisions(context: CheckContext, scope: Scope, summary: ParsedObject, files: ParsedValue, config: ParsedValue): void {
   const claimed = summary['repo_decisions'];
   const hasFile = hasRepoDecisionsFile(files);
   const built = reconstruct(context, scope, ['summary', 'repo_decisions'], 'summary.repo_decisions', () => buildExpectedRepoDecisions(files, config || null));

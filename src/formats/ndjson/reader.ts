@@ -1,17 +1,17 @@
 /**
  * The NDJSON reading loop shared by the line-oriented formats (agent-history, codex-exec): reads
  * the opened input line by line (see `lines.ts`), reports the framing findings of
- * `ndjson-codes.ts`, parses each line as JSON and hands every object to the format. Container
+ * `codes.ts`, parses each line as JSON and hands every object to the format. Container
  * problems (gzip damage, limits, abort) become findings without a line number; the lines decoded
  * before them are still checked (docs/agent-history.md §5; docs/codex-exec.md, 'Lines and gzip').
  * @module
  */
 import type { BaseIssue } from 'valibot';
-import type { FindingCode } from '../report/codes.ts';
-import { linePath, type PathSegment } from '../report/path.ts';
-import { recordThrown, type VerificationContext } from '../verification.ts';
-import { createJsonSkimmer, type SkimProfile } from './json-skim.ts';
-import { collectLines, decodeUtf8, forEachLine, isBlankLine, withText, type Line, type LineSink } from './lines.ts';
+import type { FindingCode } from '../../report/codes.ts';
+import { linePath, type PathSegment } from '../../report/path.ts';
+import { recordThrown, type VerificationContext } from '../../verifier-lifecycle.ts';
+import { createJsonSkimmer, type SkimProfile } from '../../json/skim.ts';
+import { collectLines, decodeUtf8, forEachLine, isBlankLine, withText, type Line, type LineSink } from '../../stream/lines.ts';
 
 /** What the reading loop saw, for the format's end-of-stream checks and `report.details`. */
 export interface NdjsonSummary {
@@ -28,7 +28,7 @@ export type JsonRecord = Record<string, unknown>;
 export interface ReadNdjsonOptions {
   readonly signal?: AbortSignal;
   /**
-   * Skim lines instead of decoding them whole (see `json-skim.ts`): the records handed to
+   * Skim lines instead of decoding them whole (see `json/skim.ts`): the records handed to
    * `onRecord` then hold `""` for the strings the profile names. For formats that never read
    * those strings and whose lines can be megabytes long.
    */

@@ -10,7 +10,7 @@ import { pythonRepr } from '../../json/python.ts';
 import type { StreamedArray } from '../../json/reader.ts';
 import type { JsonValue } from '../../json/value.ts';
 import { jsonPath } from '../../report/path.ts';
-import { type Candidate, clip } from './candidates.ts';
+import { type Candidate, clip } from './candidate-findings.ts';
 import type { SignatureStep } from './header.ts';
 
 /** The only bundle version Zaxy's verifiers accept (docs/zaxy.md, 'Versions'). */

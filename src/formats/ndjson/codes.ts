@@ -6,7 +6,7 @@
  * non-object lines are errors; CRLF, blank lines and a missing final newline are warnings.
  * @module
  */
-import type { DimensionTable, SummaryTable } from '../report/code-table.ts';
+import type { DimensionTable, SummaryTable } from '../../report/code-table.ts';
 
 /** The verdict dimension an error with each code fails. */
 export const NDJSON_CODES = /* @__PURE__ */ Object.freeze({

@@ -1,0 +1,223 @@
+/**
+ * The `zaxy` format: Zaxy memory exports (docs/zaxy.md). One entry point, `verifyZaxy`, for the
+ * three shapes, told apart as docs/zaxy.md, 'Telling the shapes apart' says: a disclosed subset
+ * (`disclosed`, or no `entries` and no `anchor`), a signed bundle (`zaxy.portable.v1`), or an
+ * unsigned envelope (`zaxy.export.unsigned.v1`). Verdicts and reasons equal Zaxy's `verify_export`
+ * / `verify_subset` (see `toZaxyJson`); the report adds every other problem found, separated into
+ * structure, integrity (ids, root, proofs), authenticity (signature) and trust (pinned key).
+ *
+ * The document is attacker-controlled and read once, as Python's `json.loads` would read it
+ * (`src/json/`); what Python could not read (invalid UTF-8, BOM, syntax, integers over 4300
+ * digits, nesting past ~990) is reported as unreadable, with Python's message.
+ * @module
+ */
+import { verifySignature } from '../../crypto/signature.ts';
+import type { Sha256 } from '../../crypto/sha256.ts';
+import type { JsonReadError } from '../../json/errors.ts';
+import { createDocumentReader } from '../../json/reader.ts';
+import { pythonTypeName, type JsonValue } from '../../json/value.ts';
+import { type CheckedDimensions, now } from '../../report/collector.ts';
+import type { FindingCode } from '../../report/codes.ts';
+import type { Report } from '../../report/types.ts';
+import type { VerifyInput } from '../../stream/input.ts';
+import { StreamProblem } from '../../stream/problem.ts';
+import { nextTurn } from '../../stream/turn.ts';
+import type { OpenedInput } from '../../stream/open.ts';
+import { beginVerification, finishVerification, recordThrown, resolveSha256, type VerificationContext } from '../../verifier-lifecycle.ts';
+import { checkBundle, type CheckOutcome } from './bundle.ts';
+import { PYTHON_NESTING_LIMIT, type ZaxyOptions } from './options.ts';
+import { createSignedScanner, type DisclosedScan, type Scanner, scanSignedDocument } from './scan.ts';
+import { UNSIGNED_VERSION } from './schema.ts';
+import { checkSubset } from './subset.ts';
+import { checkUnsigned, createUnsignedScanner, scanUnsignedDocument } from './unsigned.ts';
+
+
+/** Report kinds of the three shapes. */
+export type ZaxyKind = 'zaxy.portable.v1' | 'zaxy.subset' | 'zaxy.export.unsigned.v1';
+
+/** Entries (and disclosed elements) described one by one in `details`, at most. */
+const MAX_DETAIL_ENTRIES = 10_000;
+
+/**
+ * Verifies a Zaxy signed bundle, disclosed subset or unsigned envelope.
+ * @throws TypeError on API misuse (bad limits, unsupported input type, a non-string pin).
+ * @example
+ * const report = await verifyZaxy(await (await fetch('bundle.json')).arrayBuffer(), { expectPublicKey: 'ab12…' });
+ * report.verdicts; // { structure, integrity, authenticity, trust }
+ * toZaxyJson(report); // { ok: true, reason: null }, exactly as Zaxy's verify_export answers
+ */
+export async function verifyZaxy(input: VerifyInput | OpenedInput, options: ZaxyOptions = {}): Promise<Report> {
+  if (options.expectPublicKey !== undefined && typeof options.expectPublicKey !== 'string') {
+    throw new TypeError('options.expectPublicKey must be a hex string');
+  }
+  if (options.signatureVerifier !== undefined && typeof options.signatureVerifier !== 'function') {
+    throw new TypeError('options.signatureVerifier must be a function');
+  }
+  const context = await beginVerification(input, options);
+  const { collector, opened } = context;
+  if (opened.gzNameWithoutMagic) collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
+  let outcome: Partial<CheckOutcome> & { kind?: ZaxyKind } = {};
+  try {
+    const sha256: Sha256 = await resolveSha256(options);
+    outcome = await verifyDocument(context, sha256, options);
+  } catch (error) {
+    recordThrown(collector, error);
+    const reason = collector.findings[collector.findings.length - 1]?.message ?? String(error);
+    outcome = { zaxy: { ok: false, reason }, checked: {}, details: {} };
+  }
+  return finishVerification(context, {
+    format: 'zaxy',
+    kind: outcome.kind ?? null,
+    checked: outcome.checked ?? {},
+    details: { ...outcome.details, zaxy: outcome.zaxy },
+  });
+}
+
+async function verifyDocument(context: VerificationContext, sha256: Sha256, options: ZaxyOptions): Promise<Partial<CheckOutcome> & { kind?: ZaxyKind }> {
+  const { collector, limits } = context;
+  const maxDepth = Math.min(limits.maxJsonDepth, PYTHON_NESTING_LIMIT);
+  const maxProblems = limits.maxFindings + 1;
+  const verifier = options.signatureVerifier ?? verifySignature;
+  const pin = options.expectPublicKey;
+  const scanOptions = { sha256, maxDepth, maxProblems, maxFacts: MAX_DETAIL_ENTRIES, maxDisclosedDetails: MAX_DETAIL_ENTRIES, entryHasher: options.entryHasher };
+
+  // A cheap guess from the head picks the scanner; a wrong guess costs a second pass, not a wrong answer.
+  const guessUnsigned = /"version"\s*:\s*"zaxy\.export\.unsigned\.v1"/.test(new TextDecoder().decode(context.opened.head.subarray(0, 4096)));
+  const read = guessUnsigned
+    ? await readScanned(context, createUnsignedScanner(scanOptions), maxDepth, options.signal)
+    : await readScanned(context, createSignedScanner(scanOptions), maxDepth, options.signal);
+  let unsigned = guessUnsigned ? (read.result as Awaited<ReturnType<typeof scanUnsignedDocument>>) : undefined;
+  let signed = guessUnsigned ? undefined : (read.result as Awaited<ReturnType<typeof scanSignedDocument>>);
+  /** The whole document, for a second reading; only there while `limits.maxRetainedBytes` allowed keeping it. */
+  const document = (): Uint8Array => {
+    if (read.bytes !== undefined) return read.bytes;
+    throw new StreamProblem(
+      'limit.retained_bytes',
+      `the document must be read a second time (it is a subset, or keys after its entries change its shape), but it is larger than limits.maxRetainedBytes (${context.limits.maxRetainedBytes} bytes), so its start was not kept`,
+    );
+  };
+  const scanUnsigned = () => scanUnsignedDocument(document(), scanOptions);
+  const scanSigned = () => scanSignedDocument(document(), scanOptions);
+  const first = (unsigned ?? signed)!;
+  if (!first.ok) return unreadable(context, first.error, read.length);
+  const root = first.scan.root;
+  if (!(root instanceof Map)) {
+    const type = pythonTypeName(root as JsonValue);
+    const reason = `not a Zaxy bundle: the top level is a JSON ${type === 'list' ? 'array' : 'value'} (${type}), not an object; Zaxy's verifier would crash with AttributeError: '${type}' object has no attribute 'get'`;
+    collector.add('zaxy.not_object', '$', reason, { compat: reason });
+    return { zaxy: { ok: false, reason }, checked: { structure: true }, details: {} };
+  }
+
+  const shape = shapeOf(root);
+  if (shape === 'zaxy.export.unsigned.v1') {
+    unsigned ??= await scanUnsigned();
+    if (!unsigned.ok) return unreadable(context, unsigned.error, read.length);
+    return { kind: shape, ...checkUnsigned({ scan: unsigned.scan, pin, collector }) };
+  }
+  signed ??= await scanSigned();
+  if (!signed.ok) return unreadable(context, signed.error, read.length);
+  const scanned = signed.scan;
+  const signedRoot = scanned.root as Map<string, never>;
+  if (shape === 'zaxy.subset') {
+    const bytes = document();
+    const rescan = async (merkleRoot: JsonValue): Promise<DisclosedScan> => {
+      const again = await scanSignedDocument(bytes, { ...scanOptions, disclosedRoot: merkleRoot });
+      if (!again.ok) throw new Error('internal: a document read once could not be read again');
+      return again.scan.disclosed;
+    };
+    return { kind: shape, ...(await checkSubset({ bytes, root: signedRoot, disclosed: scanned.disclosed, pin, verifier, sha256, collector, maxDepth, maxProblems, rescan })) };
+  }
+  return { kind: shape, ...(await checkBundle({ root: signedRoot, entries: scanned.entries, pin, verifier, sha256, collector, maxFacts: MAX_DETAIL_ENTRIES })) };
+}
+
+/** Parsing time after which the event loop is let turn (a turn costs some tens of microseconds). */
+const TURN_EVERY_MS = 2;
+
+/**
+ * Reads the input through `scanner` while it arrives (the scan overlaps decompression), holding at
+ * most `limits.maxBufferedBytes` and keeping the document for a second reading only up to
+ * `limits.maxRetainedBytes`, checking the AbortSignal between chunks. Rejects with a
+ * StreamProblem (limit, abort, gzip damage) like `readAll`.
+ */
+async function readScanned<T>(
+  context: VerificationContext,
+  scanner: Scanner<T>,
+  maxDepth: number,
+  signal: AbortSignal | undefined,
+): Promise<{ bytes: Uint8Array | undefined; length: number; result: { ok: true; scan: T } | { ok: false; error: JsonReadError } }> {
+  const { opened, limits } = context;
+  // Room for the whole document up front when its size can be guessed (JSON gzips about 5–8:1;
+  // untouched pages of a large typed array cost no memory), so the buffer is rarely copied.
+  const guess = opened.totalBytes === undefined ? undefined : Math.min(limits.maxBufferedBytes, opened.gzip ? opened.totalBytes * 8 : opened.totalBytes);
+  const document = createDocumentReader(scanner.visitor, {
+    maxDepth,
+    maxRetainedBytes: limits.maxRetainedBytes,
+    ...(guess === undefined ? {} : { expectedBytes: guess }),
+  });
+  const reader = opened.stream.getReader();
+  let lastTurn = now();
+  try {
+    for (;;) {
+      if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
+      const { done, value } = await reader.read();
+      if (done) break;
+      document.push(value);
+      if (document.heldBytes() > limits.maxBufferedBytes) {
+        throw new StreamProblem('limit.buffered_bytes', `document is larger than limits.maxBufferedBytes (${limits.maxBufferedBytes} bytes)`);
+      }
+      // Let the event loop turn between chunks that took a while (see stream/turn.ts).
+      if (now() - lastTurn >= TURN_EVERY_MS) {
+        await nextTurn();
+        lastTurn = now();
+      }
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    reader.releaseLock();
+  }
+  const result = document.finish();
+  return { bytes: document.bytes(), length: document.pushedBytes(), result: result.ok ? { ok: true, scan: await scanner.result(result.root) } : result };
+}
+
+/**
+ * docs/zaxy.md, 'Telling the shapes apart': `disclosed` → subset; else `entries` → signed bundle
+ * (unsigned envelope when the version says so); else no `anchor` (bundles always have one) →
+ * subset; else signed bundle.
+ */
+function shapeOf(root: Map<string, unknown>): ZaxyKind {
+  if (root.has('disclosed')) return 'zaxy.subset';
+  if (root.has('entries')) return root.get('version') === UNSIGNED_VERSION ? 'zaxy.export.unsigned.v1' : 'zaxy.portable.v1';
+  return root.has('anchor') ? 'zaxy.portable.v1' : 'zaxy.subset';
+}
+
+/** A document Zaxy's Python could not read: no verdict from Zaxy, a clear failure from the kit. */
+function unreadable(context: VerificationContext, error: JsonReadError, length: number): Partial<CheckOutcome> {
+  const { collector, limits } = context;
+  let code: FindingCode;
+  let message: string;
+  switch (error.kind) {
+    case 'utf8':
+      code = 'input.unreadable';
+      message = `not UTF-8 text (Python: UnicodeDecodeError: ${error.message})`;
+      break;
+    case 'depth':
+      code = limits.maxJsonDepth <= PYTHON_NESTING_LIMIT ? 'limit.json_depth' : 'zaxy.nesting_too_deep';
+      message =
+        code === 'limit.json_depth'
+          ? `JSON nesting is deeper than limits.maxJsonDepth (${limits.maxJsonDepth}) at byte ${error.offset}`
+          : `JSON nesting is deeper than Python's json reader allows (about ${PYTHON_NESTING_LIMIT} levels) at byte ${error.offset} (Python: RecursionError: ${error.message})`;
+      break;
+    case 'integer_digits':
+      code = 'input.not_json';
+      message = `an integer literal at byte ${error.offset} is too long for Python (ValueError: ${error.message})`;
+      break;
+    default:
+      code = length === 0 ? 'input.empty' : 'input.not_json';
+      message = `not a JSON document Python can read (json.JSONDecodeError: ${error.message})`;
+  }
+  const reason = `cannot read the bundle: ${message}`;
+  collector.add(code, '$', message, { compat: reason });
+  return { zaxy: { ok: false, reason }, checked: {} satisfies CheckedDimensions, details: {} };
+}

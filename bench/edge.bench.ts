@@ -67,7 +67,8 @@ if (process.argv[2] === '--heap-probe') {
   // this large bench process would report the parent's peak (980 MB here) instead of its own.
   const hwm = existsSync('/proc/self/status') ? /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] : undefined;
   const maxRssKb = hwm === undefined ? process.resourceUsage().maxRSS : Number(hwm);
-  console.log(JSON.stringify({ overall: report.overall, lines: report.details['line_count'], maxRssMb: Math.round(maxRssKb / 1024), liveBuffersMb: Math.round(liveBuffers / 2 ** 20) }));
+  const lines = report.format === 'agent-history' || report.format === 'codex-exec' ? report.details.line_count : undefined;
+  console.log(JSON.stringify({ overall: report.overall, lines, maxRssMb: Math.round(maxRssKb / 1024), liveBuffersMb: Math.round(liveBuffers / 2 ** 20) }));
   process.exit(0);
 }
 
@@ -193,7 +194,7 @@ if (filter.length === 0 || filter.some((word) => 'synthetic'.includes(word))) {
       const wall = (performance.now() - started) / 1000;
       const peak = workerd.peakBytes();
       console.log(
-        `${mb(size)} MB${v8Flags.length ? ` (${v8Flags.join(' ')})` : ''} | ${report.overall} (${response.status}) | ${wall.toFixed(2)} s (${(size / MiB / wall).toFixed(0)} MB/s) | peak ${mb(peak)} MB | Δ ${mb(peak - baseline)} MB | ${Number(report.details['line_count'])} lines`,
+        `${mb(size)} MB${v8Flags.length ? ` (${v8Flags.join(' ')})` : ''} | ${report.overall} (${response.status}) | ${wall.toFixed(2)} s (${(size / MiB / wall).toFixed(0)} MB/s) | peak ${mb(peak)} MB | Δ ${mb(peak - baseline)} MB | ${report.format === 'agent-history' || report.format === 'codex-exec' ? report.details.line_count : NaN} lines`,
       );
     } finally {
       await workerd.stop();

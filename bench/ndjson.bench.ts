@@ -19,7 +19,8 @@ import { build } from 'esbuild';
 import { nodeGunzip } from '../bin/node-gunzip.ts';
 import { verifyAgentHistory } from '../src/formats/agent-history/index.ts';
 import { verifyCodexExec } from '../src/formats/codex-exec/index.ts';
-import type { Report } from '../src/report/types.ts';
+import type { VerifyOptions } from '../src/options.ts';
+import type { Report, ReportOf } from '../src/report/types.ts';
 import { fixturePath, PROJECT_ROOT } from '../test/helpers/fixtures.ts';
 import { BENCH_DATA as DATA, requireBenchFiles } from './data.ts';
 
@@ -34,7 +35,8 @@ requireBenchFiles(...files);
 
 const expectations: Record<string, Report['overall']> = { 'design-large': 'pass', 'real-impl-large': 'pass', 'perf-60mb': 'fail', bomb: 'error' };
 const expected = (file: string): Report['overall'] => expectations[Object.keys(expectations).find((k) => file.includes(k))!]!;
-const verifierFor = (file: string): typeof verifyAgentHistory => (file.startsWith('codex-exec') ? verifyCodexExec : verifyAgentHistory);
+const verifierFor = (file: string): ((input: Uint8Array, options: VerifyOptions) => Promise<ReportOf<'agent-history' | 'codex-exec'>>) =>
+  file.startsWith('codex-exec') ? verifyCodexExec : verifyAgentHistory;
 
 function median(values: number[]): number {
   return [...values].sort((a, b) => a - b)[values.length >> 1]!;
@@ -53,7 +55,7 @@ for (const file of files) {
   ] as const) {
     const times: number[] = [];
     const cpu: number[] = [];
-    let report: Report | undefined;
+    let report: ReportOf<'agent-history' | 'codex-exec'> | undefined;
     for (let i = 0; i < RUNS; i++) {
       const start = performance.now();
       const cpuStart = process.cpuUsage();
@@ -63,7 +65,7 @@ for (const file of files) {
       cpu.push((used.user + used.system) / 1000);
     }
     if (report!.overall !== expected(file)) throw new Error(`${file}: expected ${expected(file)}, got ${report!.overall}`);
-    const out = report!.details['bytes_out'] as number;
+    const out = report!.details.bytes_out;
     console.log(`  ${file.slice(0, 44).padEnd(44)} ${label.padEnd(24)} ${median(times).toFixed(0).padStart(6)} ms ${mbps(out, median(times))}  cpu ${mbps(out, median(cpu))}  ${report!.overall}`);
   }
 }
@@ -101,7 +103,7 @@ if (existsSync(chromium)) {
       contents: `
         import { verifyAgentHistory } from './src/formats/agent-history/index.ts';
         import { verifyCodexExec } from './src/formats/codex-exec/index.ts';
-        import { nativeGunzipUsable } from './src/stream/gunzip-native.ts';
+        import { nativeGunzipUsable } from './src/stream/gunzip/index.ts';
         globalThis.benchNdjson = async (name, runs) => {
           const bytes = new Uint8Array(await (await fetch('/data/' + name)).arrayBuffer());
           const verify = name.startsWith('codex-exec') ? verifyCodexExec : verifyAgentHistory;

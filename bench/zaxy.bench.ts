@@ -114,7 +114,7 @@ try {
   await writeFile(
     entry,
     `import { verifyZaxy, toZaxyJson } from ${JSON.stringify(join(PROJECT_ROOT, 'src/formats/zaxy/index.ts'))};
-     import { gunzipStream } from ${JSON.stringify(join(PROJECT_ROOT, 'src/stream/gunzip.ts'))};
+     import { gunzipStream } from ${JSON.stringify(join(PROJECT_ROOT, 'src/stream/gunzip/index.ts'))};
      import { DEFAULT_LIMITS } from ${JSON.stringify(join(PROJECT_ROOT, 'src/limits.ts'))};
      import { readAll } from ${JSON.stringify(join(PROJECT_ROOT, 'src/stream/input.ts'))};
      (globalThis as any).bench = async (url: string) => {

@@ -1,15 +1,16 @@
 /**
  * The Node decompressor the CLI passes as `options.gunzip`: the core's gzip member parser
- * (src/stream/gunzip.ts: headers, CRC-32 and ISIZE per member, truncation, trailing garbage, the
- * size/ratio limits, identical findings) with node:zlib's native raw inflate and CRC-32 in place
- * of fflate's and the JavaScript one. zlib inflates on the thread pool, so with the core's
- * read-ahead it decompresses while the verifier parses the previous output.
+ * (docs/architecture.md, 'Streams and gzip': headers, CRC-32 and ISIZE per member, truncation,
+ * trailing garbage, the size/ratio limits, identical findings) with node:zlib's native raw
+ * inflate and CRC-32 in place of fflate's and the JavaScript one. zlib inflates on the thread
+ * pool, so with the core's read-ahead it decompresses while the verifier parses the previous
+ * output.
  * @module
  */
 import zlib from 'node:zlib';
-import { crc32 as jsCrc32 } from '../src/stream/crc32.ts';
-import { createGunzipCore, streamFromPushCore, type GunzipEngine, type GunzipFactory, type InflateStep, type RawInflaterFactory } from '../src/stream/gunzip.ts';
+import { createGunzipCore, crc32 as jsCrc32, type GunzipEngine, type GunzipFactory, type InflateStep, type RawInflaterFactory } from '../src/stream/gunzip/index.ts';
 import { StreamProblem } from '../src/stream/problem.ts';
+import { streamFromPushCore } from '../src/stream/push-core.ts';
 
 /**
  * node:zlib's streaming raw inflate as a `RawInflater`. Where the DEFLATE stream ends is read from

@@ -1,12 +1,15 @@
 /**
  * Per-format detail views: the AgentXchain file table and nested repos, the Zaxy signer, entries,
  * disclosed entries with their proof drawing and the disclosure panel, and NDJSON counts. They
- * read `report.details` only through `details.ts`, so a missing or odd field shows as "–".
+ * read each format's typed `report.details`; artifact strings go through `text` (clipped), and a
+ * field that is missing or `null` shows as "–".
  * @module
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Report } from '../src/report/types.ts';
-import { agentxchainFacts, streamFacts, zaxyFacts, type FileRow, type ZaxyFacts } from './details.ts';
+import type { FileRow } from '../src/formats/agentxchain/details.ts';
+import type { ZaxySignerDetails, ZaxySubsetDetails } from '../src/formats/zaxy/details.ts';
+import type { Report, ReportOf } from '../src/report/types.ts';
+import { text, zaxyEntries, type ZaxyEntry } from './details.ts';
 import type { EntryFilter } from './disclosure.ts';
 import { proofPath } from './proof-path.ts';
 import { formatBytes } from './format.ts';
@@ -18,8 +21,8 @@ export const MAX_ROWS = 2000;
 
 const DASH = '–';
 
-function show(value: string | number | undefined): string {
-  return value === undefined || value === '' ? DASH : String(value);
+function show(value: string | number | null | undefined): string {
+  return value === undefined || value === null || value === '' ? DASH : String(value);
 }
 
 /**
@@ -91,49 +94,51 @@ export function renderFormatDetails(report: Report, ui: ViewUi): TemplateResult 
   }
 }
 
-function renderAgentxchain(report: Report, ui: ViewUi): TemplateResult {
-  const facts = agentxchainFacts(report.details);
+function renderAgentxchain(report: ReportOf<'agentxchain'>, ui: ViewUi): TemplateResult {
+  const details = report.details;
+  const files = details.files ?? [];
+  const repos = details.repos ?? [];
   return html`<section part="details" class="details" aria-label="Export contents">
     <dl class="facts">
-      <div><dt>Export kind</dt><dd>${show(facts.exportKind ?? report.kind ?? undefined)}</dd></div>
-      <div><dt>Schema</dt><dd>${show(facts.schemaVersion)}</dd></div>
-      <div><dt>Files</dt><dd>${show(facts.fileCount)}</dd></div>
-      ${facts.repoCount || facts.repos.length > 0 ? html`<div><dt>Repos</dt><dd>${show(facts.repoCount)}</dd></div>` : nothing}
+      <div><dt>Export kind</dt><dd>${show(text(details.export_kind) ?? report.kind)}</dd></div>
+      <div><dt>Schema</dt><dd>${show(text(details.schema_version))}</dd></div>
+      <div><dt>Files</dt><dd>${show(details.file_count)}</dd></div>
+      ${details.repo_count || repos.length > 0 ? html`<div><dt>Repos</dt><dd>${show(details.repo_count)}</dd></div>` : nothing}
     </dl>
-    ${facts.files.length > 0
+    ${files.length > 0
       ? html`<div class="scroll"><table part="file-table" class="files">
           <caption>Files in the export</caption>
           <thead><tr><th scope="col">Path</th><th scope="col">Format</th><th scope="col" class="num">Bytes</th><th scope="col">SHA-256</th><th scope="col">Status</th></tr></thead>
           <tbody>
-            ${visibleRows(ui, 'files', problemsFirst(facts.files)).map(
-              (file) => html`<tr data-status=${file.status ?? ''}>
-                <td><code>${file.path}</code></td>
-                <td>${show(file.format)}</td>
-                <td class="num">${file.bytes === undefined ? DASH : file.bytes.toLocaleString('en')}</td>
-                <td><code class="hash" title=${file.sha256 ?? ''}>${file.sha256 === undefined ? DASH : file.sha256.slice(0, 12)}</code></td>
+            ${visibleRows(ui, 'files', problemsFirst(files)).map(
+              (file) => html`<tr data-status=${file.status}>
+                <td><code>${text(file.path)}</code></td>
+                <td>${show(text(file.format))}</td>
+                <td class="num">${file.bytes === null ? DASH : file.bytes.toLocaleString('en')}</td>
+                <td><code class="hash" title=${text(file.sha256) ?? ''}>${file.sha256 === null ? DASH : file.sha256.slice(0, 12)}</code></td>
                 <td>${show(file.status)}</td>
               </tr>`,
             )}
           </tbody>
         </table></div>
-        ${moreRows(ui, 'files', facts.files.length)}`
+        ${moreRows(ui, 'files', files.length)}`
       : nothing}
-    ${facts.repos.length > 0
+    ${repos.length > 0
       ? html`<div class="scroll"><table part="repo-table" class="repos">
           <caption>Nested repository exports</caption>
           <thead><tr><th scope="col">Repo</th><th scope="col">Exported</th><th scope="col">Verdict</th><th scope="col" class="num">Files</th></tr></thead>
           <tbody>
-            ${visibleRows(ui, 'repos', facts.repos).map(
+            ${visibleRows(ui, 'repos', repos).map(
               (repo) => html`<tr>
-                <td><code>${repo.id}</code></td>
-                <td>${repo.ok === undefined ? DASH : repo.ok ? 'yes' : 'no (repo failed at export time)'}</td>
+                <td><code>${text(repo.id)}</code></td>
+                <td>${repo.ok === null ? DASH : repo.ok ? 'yes' : 'no (repo failed at export time)'}</td>
                 <td>${show(repo.overall)}</td>
-                <td class="num">${show(repo.fileCount)}</td>
+                <td class="num">${show(repo.file_count)}</td>
               </tr>`,
             )}
           </tbody>
         </table></div>
-        ${moreRows(ui, 'repos', facts.repos.length)}`
+        ${moreRows(ui, 'repos', repos.length)}`
       : nothing}
   </section>`;
 }
@@ -155,32 +160,45 @@ function pinnedWords(report: Report): string {
   }
 }
 
-function renderZaxy(report: Report, ui: ViewUi): TemplateResult {
-  const facts = zaxyFacts(report.details);
-  const fingerprint = facts.fingerprint ?? (facts.publicKey === undefined ? undefined : `${facts.publicKey.slice(0, 16)}…`);
+/** The signer facts, for the shapes that have a signer. */
+function signerOf(report: ReportOf<'zaxy'>): ZaxySignerDetails | undefined {
+  return report.kind === 'zaxy.portable.v1' || report.kind === 'zaxy.subset' ? report.details : undefined;
+}
+
+function renderZaxy(report: ReportOf<'zaxy'>, ui: ViewUi): TemplateResult {
+  const details = report.details;
+  const signer = signerOf(report);
+  const subset = report.kind === 'zaxy.subset' ? report.details : undefined;
+  const entries = zaxyEntries(details);
+  const entryCount = 'entry_count' in details ? details.entry_count : undefined;
+  const publicKey = text(signer?.public_key);
+  const fingerprint = text(signer?.fingerprint) ?? (publicKey === undefined ? undefined : `${publicKey.slice(0, 16)}…`);
+  const merkleRoot = text(signer?.merkle_root);
   return html`<section part="details" class="details" aria-label="Bundle contents">
     <dl part="signer" class="facts signer">
-      <div><dt>Algorithm</dt><dd>${show(facts.algorithm)}</dd></div>
-      <div><dt>Key fingerprint</dt><dd><code title=${facts.publicKey ?? ''}>${show(fingerprint)}</code></dd></div>
+      <div><dt>Algorithm</dt><dd>${show(text(signer?.algorithm))}</dd></div>
+      <div><dt>Key fingerprint</dt><dd><code title=${publicKey ?? ''}>${show(fingerprint)}</code></dd></div>
       <div><dt>Pinned</dt><dd>${pinnedWords(report)}</dd></div>
-      <div><dt>Session</dt><dd>${show(facts.sessionId)}</dd></div>
-      <div><dt>Created</dt><dd>${show(facts.createdAt)}</dd></div>
-      <div><dt>Merkle root</dt><dd><code title=${facts.merkleRoot ?? ''}>${facts.merkleRoot === undefined ? DASH : `${facts.merkleRoot.slice(0, 16)}…`}</code></dd></div>
-      <div><dt>${facts.disclosed === undefined ? 'Entries' : 'Disclosed'}</dt><dd>${show(facts.disclosed === undefined ? facts.entryCount : facts.disclosedCount)}</dd></div>
+      <div><dt>Session</dt><dd>${show(text('session_id' in details ? details.session_id : undefined))}</dd></div>
+      <div><dt>Created</dt><dd>${show(text(signer?.created_at))}</dd></div>
+      <div><dt>Merkle root</dt><dd><code title=${merkleRoot ?? ''}>${merkleRoot === undefined ? DASH : `${merkleRoot.slice(0, 16)}…`}</code></dd></div>
+      <div><dt>${subset === undefined ? 'Entries' : 'Disclosed'}</dt><dd>${show(subset === undefined ? entryCount : subset.disclosed_count)}</dd></div>
     </dl>
-    ${facts.disclosed === undefined ? renderEntries(facts, ui) : renderDisclosed(facts, ui)}
+    ${subset === undefined
+      ? renderEntries(entries, entryCount, 'entries_truncated' in details && details.entries_truncated, ui)
+      : renderDisclosed(subset, ui)}
   </section>`;
 }
 
-function renderEntries(facts: ZaxyFacts, ui: ViewUi): TemplateResult | typeof nothing {
-  if (facts.entries.length === 0) return nothing;
+function renderEntries(entries: readonly ZaxyEntry[], entryCount: number | undefined, truncated: boolean, ui: ViewUi): TemplateResult | typeof nothing {
+  if (entries.length === 0) return nothing;
   const tickable = ui.available;
-  return html`${tickable ? renderDisclosurePanel(facts, ui) : nothing}
+  return html`${tickable ? renderDisclosurePanel(entries.length, ui) : nothing}
     <div class="scroll"><table part="entry-table" class="entries">
       <caption>Entries</caption>
       <thead><tr>${tickable ? html`<th scope="col"><span class="visually-hidden">Disclose</span></th>` : nothing}<th scope="col" class="num">#</th><th scope="col">Kind</th><th scope="col">Grain</th><th scope="col" class="num">Seq</th><th scope="col">Valid from</th></tr></thead>
       <tbody>
-        ${visibleRows(ui, 'entries', facts.entries).map(
+        ${visibleRows(ui, 'entries', entries).map(
           (entry) => html`<tr>
             ${tickable
               ? html`<td><input type="checkbox" aria-label="Disclose entry ${entry.position}" .checked=${ui.selected.has(entry.position)}
@@ -195,11 +213,11 @@ function renderEntries(facts: ZaxyFacts, ui: ViewUi): TemplateResult | typeof no
         )}
       </tbody>
     </table></div>
-    ${moreRows(ui, 'entries', facts.entries.length)}
-    ${facts.truncated ? html`<p class="more">The report lists the first ${facts.entries.length} of ${show(facts.entryCount)} entries; only those can be ticked.</p>` : nothing}`;
+    ${moreRows(ui, 'entries', entries.length)}
+    ${truncated ? html`<p class="more">The report lists the first ${entries.length} of ${show(entryCount)} entries; only those can be ticked.</p>` : nothing}`;
 }
 
-function renderDisclosurePanel(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
+function renderDisclosurePanel(entryCount: number, ui: ViewUi): TemplateResult {
   const set = (patch: Partial<EntryFilter>) => ui.setFilter({ ...ui.filter, ...patch });
   const value = (event: Event) => (event.target as HTMLInputElement | HTMLSelectElement).value;
   return html`<fieldset part="disclosure" class="disclosure">
@@ -219,7 +237,7 @@ function renderDisclosurePanel(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
     </div>
     <div class="actions">
       <button part="disclose-button" type="button" class="primary" ?disabled=${ui.busy} @click=${ui.disclose}>
-        Download subset (${ui.selected.size} of ${facts.entries.length} entr${facts.entries.length === 1 ? 'y' : 'ies'})
+        Download subset (${ui.selected.size} of ${entryCount} entr${entryCount === 1 ? 'y' : 'ies'})
       </button>
       ${ui.download
         ? html`<a part="download-link" href=${ui.download.url} download=${ui.download.name}>${ui.download.name}</a>
@@ -230,11 +248,12 @@ function renderDisclosurePanel(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
   </fieldset>`;
 }
 
-function renderDisclosed(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
-  const disclosed = facts.disclosed ?? [];
+function renderDisclosed(subset: ZaxySubsetDetails, ui: ViewUi): TemplateResult {
+  const disclosed = subset.disclosed;
   if (disclosed.length === 0) return html`<p class="more">This subset discloses no entries: only its signature was checked.</p>`;
   const row = Math.min(ui.proofRow, disclosed.length - 1);
   const chosen = disclosed[row]!;
+  const reaches = (included: boolean | null): string => (included === null ? DASH : included ? '✓ yes' : '✗ no');
   return html`<div class="disclosed-layout">
     <div class="scroll"><table part="entry-table" class="entries">
       <caption>Disclosed entries</caption>
@@ -242,47 +261,50 @@ function renderDisclosed(facts: ZaxyFacts, ui: ViewUi): TemplateResult {
       <tbody>
         ${visibleRows(ui, 'disclosed', disclosed).map(
           (entry, k) => html`<tr aria-current=${k === row ? 'true' : 'false'}>
-            <td class="num">${show(entry.index)}</td>
-            <td><code>${show(entry.kind)}</code></td>
-            <td>${show(entry.grain)}</td>
-            <td class="num">${show(entry.seq)}</td>
-            <td class="num">${show(entry.proofDepth)}</td>
-            <td data-included=${entry.included === undefined ? '' : String(entry.included)}>${entry.included === undefined ? DASH : entry.included ? '✓ yes' : '✗ no'}</td>
+            <td class="num">${show(text(entry.index, 40))}</td>
+            <td><code>${show(text(entry.kind))}</code></td>
+            <td>${show(text(entry.grain))}</td>
+            <td class="num">${show(text(entry.seq, 40))}</td>
+            <td class="num">${show(entry.proof_depth)}</td>
+            <td data-included=${entry.included === null ? '' : String(entry.included)}>${reaches(entry.included)}</td>
             <td><button type="button" class="link" aria-pressed=${k === row ? 'true' : 'false'} @click=${() => ui.showProof(k)}>Show proof</button></td>
           </tr>`,
         )}
       </tbody>
     </table></div>
     ${moreRows(ui, 'disclosed', disclosed.length)}
-    ${facts.truncated ? html`<p class="more">The report describes the first ${disclosed.length} of ${show(facts.disclosedCount)} disclosed entries.</p>` : nothing}
+    ${subset.disclosed_truncated ? html`<p class="more">The report describes the first ${disclosed.length} of ${show(subset.disclosed_count)} disclosed entries.</p>` : nothing}
     <figure class="proof-figure">
-      ${proofPath({ index: chosen.index, proof: chosen.proof, root: facts.merkleRoot, included: chosen.included })}
-      <figcaption>Proof path of disclosed entry ${show(chosen.index)}: each step hashes the running node with the sibling on the side shown, up to the signed root.</figcaption>
+      ${proofPath({ index: text(chosen.index, 40), proof: chosen.proof, root: text(subset.merkle_root), included: chosen.included ?? undefined })}
+      <figcaption>Proof path of disclosed entry ${show(text(chosen.index, 40))}: each step hashes the running node with the sibling on the side shown, up to the signed root.</figcaption>
     </figure>
   </div>`;
 }
 
-function renderStream(report: Report, ui: ViewUi): TemplateResult {
-  const facts = streamFacts(report.details);
+function renderStream(report: ReportOf<'agent-history' | 'codex-exec'>, ui: ViewUi): TemplateResult {
+  const details = report.details;
+  const history = report.format === 'agent-history' ? report.details : undefined;
+  const exec = report.format === 'codex-exec' ? report.details : undefined;
+  const recordsByType = Object.entries(details.records_by_type);
   return html`<section part="details" class="details" aria-label="Stream contents">
     <dl class="facts">
-      <div><dt>Schema</dt><dd>${show(facts.schema ?? report.kind ?? undefined)}</dd></div>
-      <div><dt>Lines</dt><dd>${show(facts.lineCount)}</dd></div>
-      ${facts.sessionCount !== undefined ? html`<div><dt>Sessions</dt><dd>${facts.sessionCount}</dd></div>` : nothing}
-      ${facts.messageCount !== undefined ? html`<div><dt>Messages</dt><dd>${facts.messageCount}</dd></div>` : nothing}
-      ${facts.attempts !== undefined ? html`<div><dt>Attempts</dt><dd>${facts.attempts}</dd></div>` : nothing}
-      ${facts.chunkCount !== undefined ? html`<div><dt>Output chunks</dt><dd>${facts.chunkCount}</dd></div>` : nothing}
-      <div><dt>Compressed</dt><dd>${facts.compressed === undefined ? DASH : facts.compressed ? 'yes (gzip)' : 'no'}</dd></div>
-      ${facts.bytesIn !== undefined ? html`<div><dt>Bytes read</dt><dd>${formatBytes(facts.bytesIn)}</dd></div>` : nothing}
-      ${facts.bytesOut !== undefined && facts.compressed ? html`<div><dt>Decompressed</dt><dd>${formatBytes(facts.bytesOut)}</dd></div>` : nothing}
+      <div><dt>Schema</dt><dd>${show(details.schema ?? report.kind)}</dd></div>
+      <div><dt>Lines</dt><dd>${show(details.line_count)}</dd></div>
+      ${history ? html`<div><dt>Sessions</dt><dd>${history.session_count}</dd></div>` : nothing}
+      ${history ? html`<div><dt>Messages</dt><dd>${history.message_count}</dd></div>` : nothing}
+      ${exec ? html`<div><dt>Attempts</dt><dd>${exec.attempts}</dd></div>` : nothing}
+      ${exec ? html`<div><dt>Output chunks</dt><dd>${exec.chunk_count}</dd></div>` : nothing}
+      <div><dt>Compressed</dt><dd>${details.compressed ? 'yes (gzip)' : 'no'}</dd></div>
+      <div><dt>Bytes read</dt><dd>${formatBytes(details.bytes_in)}</dd></div>
+      ${details.compressed ? html`<div><dt>Decompressed</dt><dd>${formatBytes(details.bytes_out)}</dd></div>` : nothing}
     </dl>
-    ${facts.recordsByType.length > 0
+    ${recordsByType.length > 0
       ? html`<table part="record-table" class="records">
           <caption>Records by type</caption>
           <thead><tr><th scope="col">Type</th><th scope="col" class="num">Count</th></tr></thead>
-          <tbody>${visibleRows(ui, 'records', facts.recordsByType).map(([type, count]) => html`<tr><td><code>${type}</code></td><td class="num">${count}</td></tr>`)}</tbody>
+          <tbody>${visibleRows(ui, 'records', recordsByType).map(([type, count]) => html`<tr><td><code>${type}</code></td><td class="num">${count}</td></tr>`)}</tbody>
         </table>
-        ${moreRows(ui, 'records', facts.recordsByType.length)}`
+        ${moreRows(ui, 'records', recordsByType.length)}`
       : nothing}
   </section>`;
 }

@@ -5,7 +5,8 @@
  * @module
  */
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
-import type { ProofStep } from './details.ts';
+import type { DisclosedStep } from '../src/formats/zaxy/details.ts';
+import { text } from './details.ts';
 
 /** Proofs are attacker-sized; a real one has ~log2(n) steps, so drawing more says nothing. */
 const MAX_DRAWN_STEPS = 24;
@@ -24,7 +25,7 @@ function short(hex: string | undefined, chars = 10): string {
  * @example
  * html`${proofPath({ index: 2, proof: [{ side: 'L', sibling: 'ab…' }], root: '23…' })}`
  */
-export function proofPath(input: { index: string | undefined; proof: readonly ProofStep[]; root: string | undefined; included?: boolean | undefined }): TemplateResult {
+export function proofPath(input: { index: string | undefined; proof: readonly DisclosedStep[]; root: string | undefined; included?: boolean | undefined }): TemplateResult {
   const drawn = input.proof.slice(0, MAX_DRAWN_STEPS);
   const hidden = input.proof.length - drawn.length;
   // A one-entry tree has an empty proof: the leaf is the root, drawn one level apart anyway.
@@ -43,7 +44,7 @@ export function proofPath(input: { index: string | undefined; proof: readonly Pr
       <line class="edge sibling-edge" x1=${x} y1=${y} x2=${CENTER} y2=${y - GAP}></line>
       <rect class="sibling" x=${x - 52} y=${y - 11} width="104" height="22" rx="4"></rect>
       <text class="hash" x=${x} y=${y + 4} text-anchor="middle">${short(step.sibling)}</text>
-      <text class="side" x=${left ? x - 60 : x + 60} y=${y + 4} text-anchor=${left ? 'end' : 'start'}>${left ? 'L' : step.side === 'R' ? 'R' : `R (${step.side})`}</text>
+      <text class="side" x=${left ? x - 60 : x + 60} y=${y + 4} text-anchor=${left ? 'end' : 'start'}>${left ? 'L' : step.side === 'R' ? 'R' : `R (${text(step.side, 16)})`}</text>
       ${level > 0 ? svg`<circle class="node" cx=${CENTER} cy=${y} r="6"></circle>` : ''}`;
   });
   const topY = yOf(levels);

@@ -7,7 +7,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DimensionVerdict, Finding, Report, Verdicts } from '../src/report/types.ts';
-import { text, zaxyFacts } from './details.ts';
+import { text, zaxyEntries } from './details.ts';
 import { matchingPositions } from './disclosure.ts';
 import { formatBytes } from './format.ts';
 import { moreRows, renderFormatDetails, visibleRows, type ViewState, type ViewUi } from './format-views.ts';
@@ -40,7 +40,7 @@ export function renderReport(report: Report, host: ReportHost): TemplateResult {
     },
     setFilter: (filter: ViewState['filter']) => host.updateView({ filter }),
     tickMatching() {
-      const matching = matchingPositions(zaxyFacts(report.details).entries, host.view.filter);
+      const matching = report.format === 'zaxy' ? matchingPositions(zaxyEntries(report.details), host.view.filter) : [];
       host.updateView({ selected: new Set([...host.view.selected, ...matching]) });
     },
     clearSelection: () => host.updateView({ selected: new Set() }),

@@ -7,11 +7,11 @@
  */
 export { verify, type AutoVerifyOptions } from './verify.ts';
 export { detectFormat } from './detect.ts';
-export { verifyAgentxchain, toAgentxchainJson, type AgentxchainJson } from './formats/agentxchain/index.ts';
-export { verifyZaxy, toZaxyJson, discloseSubset, type ZaxyOptions, type DiscloseResult, type DisclosureSelector } from './formats/zaxy/index.ts';
+export { verifyAgentxchain, toAgentxchainJson, type AgentxchainJson, type AgentxchainDetails } from './formats/agentxchain/index.ts';
+export { verifyZaxy, toZaxyJson, discloseSubset, type ZaxyOptions, type DiscloseResult, type DisclosureSelector, type ZaxyDetails } from './formats/zaxy/index.ts';
 export type { ZaxyResult } from './formats/zaxy/compat.ts';
-export { verifyAgentHistory } from './formats/agent-history/index.ts';
-export { verifyCodexExec } from './formats/codex-exec/index.ts';
+export { verifyAgentHistory, type AgentHistoryDetails } from './formats/agent-history/index.ts';
+export { verifyCodexExec, type CodexExecDetails } from './formats/codex-exec/index.ts';
 export { canonicalJson, type CanonicalResult } from './json/canonical.ts';
 export type { JsonValue, JsonObject, JsonArray } from './json/value.ts';
 export { leafHash, merkleRoot, inclusionProof, rootFromInclusionProof, verifyInclusion, type ProofStep, type InclusionResult } from './crypto/merkle.ts';
@@ -19,7 +19,7 @@ export { verifySignature, type SignatureVerifier } from './crypto/signature.ts';
 export { DEFAULT_LIMITS, type Limits } from './limits.ts';
 export type { VerifyOptions } from './options.ts';
 export type { Sha256, Sha256Hasher } from './crypto/sha256.ts';
-export type { Report, Finding, FormatId, Overall, Verdicts, DimensionVerdict, Dimension, Severity } from './report/types.ts';
-export { CODES, type FindingCode } from './report/codes.ts';
+export type { Report, ReportOf, Finding, FormatId, Overall, Verdicts, DimensionVerdict, Dimension, Severity } from './report/types.ts';
+export { CODES, type FindingCode } from './codes.ts';
 export type { VerifyInput } from './stream/input.ts';
-export type { GunzipFactory } from './stream/gunzip.ts';
+export type { GunzipFactory } from './stream/gunzip/index.ts';

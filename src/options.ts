@@ -4,7 +4,7 @@
  */
 import type { Sha256 } from './crypto/sha256.ts';
 import type { Limits } from './limits.ts';
-import type { GunzipFactory } from './stream/gunzip.ts';
+import type { GunzipFactory } from './stream/gunzip/index.ts';
 
 export interface VerifyOptions {
   /** Overrides of `DEFAULT_LIMITS`. */
@@ -23,7 +23,8 @@ export interface VerifyOptions {
    * Decompressor for gzip input (default: `DecompressionStream` where it behaves as the kit
    * needs, as in browsers, else the kit's fflate-based `gunzipStream`). A replacement
    * must keep its error contract: multi-member, CRC/ISIZE, truncation, trailing garbage and the
-   * size/ratio limits, as `StreamProblem`s after the data before them (see `stream/gunzip.ts`).
+   * size/ratio limits, as `StreamProblem`s after the data before them (docs/architecture.md,
+   * 'Streams and gzip').
    * The CLI passes one built on `node:zlib`.
    */
   readonly gunzip?: GunzipFactory;

@@ -6,11 +6,13 @@
 import type { Sha256 } from './crypto/sha256.ts';
 import { resolveLimits, type Limits } from './limits.ts';
 import type { VerifyOptions } from './options.ts';
-import { buildReport, createCollector, now, type CheckedDimensions, type FindingCollector } from './report/collector.ts';
-import type { FormatId, Report } from './report/types.ts';
+import { dimensionOf } from './codes.ts';
+import { buildReport, createCollector, type CheckedDimensions, type FindingCollector } from './report/collector.ts';
+import type { Report } from './report/types.ts';
 import type { VerifyInput } from './stream/input.ts';
 import { openInput, type OpenedInput } from './stream/open.ts';
 import { isStreamProblem } from './stream/problem.ts';
+import { now } from './stream/turn.ts';
 
 export interface VerificationContext {
   readonly limits: Limits;
@@ -35,7 +37,7 @@ export async function beginVerification(input: VerifyInput | OpenedInput, option
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.gunzip ? { gunzip: options.gunzip } : {}),
   });
-  const collector = createCollector({ maxFindings: limits.maxFindings, strict: options.strict ?? false });
+  const collector = createCollector({ maxFindings: limits.maxFindings, strict: options.strict ?? false, dimensionOf });
   return { limits, collector, opened, label: options.name ?? 'bytes', startedAt };
 }
 
@@ -86,14 +88,14 @@ export function recordThrown(collector: FindingCollector, error: unknown, path =
 }
 
 /** Builds the report for a context (see `buildReport`). */
-export function finishVerification(
+export function finishVerification<R extends Report = Report>(
   context: VerificationContext,
-  parts: { format: FormatId | null; kind: string | null; checked: CheckedDimensions; details?: Record<string, unknown> },
-): Report {
-  return buildReport(context.collector, {
+  parts: { format: R['format']; kind: R['kind']; checked: CheckedDimensions; details?: R['details'] },
+): R {
+  return buildReport<R>(context.collector, {
     ...parts,
     input: context.label,
     bytesRead: context.opened.counters.bytesIn,
-    startedAt: context.startedAt,
+    durationMs: Math.max(0, now() - context.startedAt),
   });
 }

@@ -10,6 +10,9 @@
  * - A proof step is `[sibling, side]` where side is the SIBLING's side: `"L"` when the node being
  *   proved is a right child. Verification treats only the exact string `"L"` as special; any
  *   other side value hashes the sibling on the right (what Zaxy does).
+ * - Every proof is folded here, one step function for all: `rootFromInclusionProof` over a list
+ *   of steps, `rootFromPackedProof` over siblings packed as a verifier decodes them. Verifiers
+ *   compare the root it returns.
  * @module
  */
 import type { Sha256 } from './sha256.ts';
@@ -51,6 +54,16 @@ export function nodeHash(left: Uint8Array, right: Uint8Array, sha256: Sha256): U
 const LEAF_BYTE = /* @__PURE__ */ new Uint8Array([LEAF_PREFIX]);
 
 /**
+ * A node message for two 32-byte digests, NODE_PREFIX then 64 bytes to fill: one per tree or
+ * proof, reused for every node of it.
+ */
+function nodeMessage(): Uint8Array {
+  const message = new Uint8Array(65);
+  message[0] = NODE_PREFIX;
+  return message;
+}
+
+/**
  * The root over leaf hashes. Requires at least one leaf (Zaxy raises `merkle_root requires at
  * least one leaf`; check before calling). The root of one leaf is that leaf.
  * @throws TypeError when `leaves` is empty (a precondition, not hostile data).
@@ -81,13 +94,11 @@ export function merkleRoot(leaves: readonly Uint8Array[], sha256: Sha256): Uint8
 export class MerkleFold {
   /** `pending[h]`: the root of the complete subtree of 2^h leaves waiting for its right sibling. */
   private readonly pending: (Uint8Array | undefined)[] = [];
-  private readonly message = new Uint8Array(65);
+  private readonly message = nodeMessage();
   /** Leaves added. */
   count = 0;
 
-  constructor(private readonly sha256: Sha256) {
-    this.message[0] = NODE_PREFIX;
-  }
+  constructor(private readonly sha256: Sha256) {}
 
   /** Adds the next leaf (32 bytes; kept, so not to be reused by the caller). */
   add(leaf: Uint8Array): void {
@@ -128,8 +139,7 @@ export class MerkleFold {
 export function merkleRootPacked(packed: Uint8Array, count: number, sha256: Sha256): Uint8Array {
   if (!Number.isInteger(count) || count < 1) throw new TypeError('merkleRootPacked requires at least one leaf');
   if (packed.length < 32 * count) throw new TypeError('merkleRootPacked: packed holds fewer than count leaves');
-  const message = new Uint8Array(65);
-  message[0] = NODE_PREFIX;
+  const message = nodeMessage();
   let width = count;
   while (width > 1) {
     let next = 0;
@@ -190,8 +200,7 @@ export function merkleLayersPacked(packed: Uint8Array, count: number, sha256: Sh
   if (!Number.isInteger(count) || count < 1) throw new TypeError('merkleLayersPacked requires at least one leaf');
   if (packed.length < 32 * count) throw new TypeError('merkleLayersPacked: packed holds fewer than count leaves');
   const layers = [packed.slice(0, 32 * count)];
-  const message = new Uint8Array(65);
-  message[0] = NODE_PREFIX;
+  const message = nodeMessage();
   let layer = layers[0]!;
   let width = count;
   while (width > 1) {
@@ -244,11 +253,57 @@ export function proofFromLayers(layers: readonly Uint8Array[], index: number): P
  * rootFromInclusionProof(leafHash(content, sha256), proof, sha256); // 32 bytes
  */
 export function rootFromInclusionProof(leaf: Uint8Array, proof: readonly ProofStep[], sha256: Sha256): Uint8Array {
+  const message = nodeMessage();
   let node = leaf;
-  for (const step of proof) {
-    node = step.side === 'L' ? nodeHash(step.sibling, node, sha256) : nodeHash(node, step.sibling, sha256);
+  for (const step of proof) node = proofStep(node, step.sibling, step.side === 'L', message, sha256);
+  return node;
+}
+
+/**
+ * `rootFromInclusionProof` over 32-byte siblings packed back to back, as a verifier decodes them
+ * straight from a document: step k's sibling is `siblings[32k, 32k + 32)` and its side is the
+ * character `sides[k]`, `L` for a sibling on the left and any other character for one on the
+ * right (a step whose side is exactly `"L"` packs as `L`, any other side as, say, `R`). The same
+ * step as `rootFromInclusionProof`, without a list of steps.
+ * @throws TypeError when `siblings` holds fewer than `sides.length` siblings.
+ * @example
+ * rootFromPackedProof(leaf, siblings32xK, 'RLR', sha256); // 32 bytes
+ */
+export function rootFromPackedProof(leaf: Uint8Array, siblings: Uint8Array, sides: string, sha256: Sha256): Uint8Array {
+  const count = sides.length;
+  if (siblings.length < 32 * count) {
+    throw new TypeError('rootFromPackedProof: siblings holds fewer than one sibling per side');
+  }
+  const message = nodeMessage();
+  let node = leaf;
+  for (let k = 0; k < count; k++) {
+    node = proofStep(node, siblings.subarray(32 * k, 32 * k + 32), sides.charCodeAt(k) === SIDE_LEFT, message, sha256);
   }
   return node;
+}
+
+/** The character code of `L`, the side of a sibling on the left. */
+const SIDE_LEFT = 0x4c;
+
+/**
+ * One step of every proof fold (docs/zaxy.md, 'Merkle tree'): the parent of `node` and its
+ * `sibling`, H(0x01 ‖ sibling ‖ node) when the sibling is on the left, else H(0x01 ‖ node ‖
+ * sibling). Through `message` (from `nodeMessage`) when both are 32 bytes; a sibling of another
+ * length (decoded leniently from a document) is hashed as it is.
+ */
+function proofStep(
+  node: Uint8Array,
+  sibling: Uint8Array,
+  siblingOnLeft: boolean,
+  message: Uint8Array,
+  sha256: Sha256,
+): Uint8Array {
+  const left = siblingOnLeft ? sibling : node;
+  const right = siblingOnLeft ? node : sibling;
+  if (left.length !== 32 || right.length !== 32) return nodeHash(left, right, sha256);
+  message.set(left, 1);
+  message.set(right, 33);
+  return sha256.digest(message);
 }
 
 export type InclusionResult =

@@ -7,7 +7,7 @@
  * @module
  */
 import { verify } from '../verify.ts';
-import type { FindingCode } from '../report/codes.ts';
+import type { FindingCode } from '../codes.ts';
 import type { Report } from '../report/types.ts';
 import { beginVerification, finishVerification } from '../verifier-lifecycle.ts';
 import { RequestBody, startsWithGzipMagic } from './body.ts';

@@ -3,7 +3,7 @@
  * to, JSON and text responses, and opt-in CORS headers.
  * @module
  */
-import type { FindingCode } from '../report/codes.ts';
+import type { FindingCode } from '../codes.ts';
 import type { Report } from '../report/types.ts';
 
 /** Limits that mean "the upload is too large for this endpoint": answered with 413. */

@@ -12,24 +12,11 @@
  * Plain functions over one reusable state object keep the hot path free of closures.
  * @module
  */
+import * as grammar from './_grammar.ts';
 import type { SurrogateFault } from './canonical.ts';
 import { pythonJsonFloat } from './python-float.ts';
 import { latin1 } from './reader.ts';
-import {
-  ESCAPED,
-  SLOTS,
-  TAG_ARRAY,
-  TAG_FALSE,
-  TAG_FLOAT,
-  TAG_INFINITY,
-  TAG_INT,
-  TAG_NAN,
-  TAG_NEG_INFINITY,
-  TAG_NULL,
-  TAG_OBJECT,
-  TAG_STRING,
-  TAG_TRUE,
-} from './tape.ts';
+import { ESCAPED, LITERAL_NAMES, SLOTS, TAG_ARRAY, TAG_FLOAT, TAG_INT, TAG_OBJECT, TAG_STRING } from './tape.ts';
 
 /** A growable output buffer. */
 export interface ByteSink {
@@ -133,12 +120,8 @@ export function createCanonicalScratch(): CanonicalScratch {
 }
 
 const HEX = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
-const TRUE = /* @__PURE__ */ new TextEncoder().encode('true');
-const FALSE = /* @__PURE__ */ new TextEncoder().encode('false');
-const NULL = /* @__PURE__ */ new TextEncoder().encode('null');
-const NAN = /* @__PURE__ */ new TextEncoder().encode('NaN');
-const INFINITY = /* @__PURE__ */ new TextEncoder().encode('Infinity');
-const NEG_INFINITY = /* @__PURE__ */ new TextEncoder().encode('-Infinity');
+/** `LITERAL_BYTES[tag]`: a literal node's name, which Python writes as it reads it. */
+const LITERAL_BYTES: readonly (Uint8Array | undefined)[] = /* @__PURE__ */ LITERAL_NAMES.map((name) => (name === undefined ? undefined : new TextEncoder().encode(name)));
 
 /**
  * Appends the canonical bytes of the tape node `node` to `sink`.
@@ -179,18 +162,18 @@ export function writeCanonicalFromTape(bytes: Uint8Array, tape: Int32Array, node
         sink.length = o;
         out = ensureCapacity(sink, n + 8);
       }
-      out[o++] = 0x22;
+      out[o++] = grammar.Byte.Quote;
       if ((tape[slot + 3]! & ESCAPED) === 0) {
         if (n > 32) {
           out.set(bytes.subarray(start, end), o);
           o += n;
         } else for (let i = start; i < end; i++) out[o++] = bytes[i]!;
       } else {
-        o = writeEscaped(s, out, o, start, end);
+        o = writeUnescaped(bytes, start, end, out, o, s);
       }
-      out[o++] = 0x22;
+      out[o++] = grammar.Byte.Quote;
       if (isKey) {
-        out[o++] = 0x3a;
+        out[o++] = grammar.Byte.NameSeparator;
         isKey = false;
         slot = s.members[frames[top - 3]! - 3]!; // the value of the member just started
         continue;
@@ -203,7 +186,7 @@ export function writeCanonicalFromTape(bytes: Uint8Array, tape: Int32Array, node
         out = ensureCapacity(sink, end - start + 8);
       }
       // Python's int has no negative zero: `-0` prints as `0`; every other int lexeme is canonical.
-      if (end - start === 2 && bytes[start] === 0x2d && bytes[start + 1] === 0x30) out[o++] = 0x30;
+      if (end - start === 2 && bytes[start] === grammar.Byte.Minus && bytes[start + 1] === 0x30) out[o++] = 0x30;
       else for (let i = start; i < end; i++) out[o++] = bytes[i]!;
     } else if (tag === TAG_OBJECT || tag === TAG_ARRAY) {
       const count = tape[slot + 1]!;
@@ -217,8 +200,8 @@ export function writeCanonicalFromTape(bytes: Uint8Array, tape: Int32Array, node
         frames = s.frames = grown;
       }
       if (tag === TAG_ARRAY) {
-        out[o++] = 0x5b;
-        if (count === 0) out[o++] = 0x5d;
+        out[o++] = grammar.Byte.BeginArray;
+        if (count === 0) out[o++] = grammar.Byte.EndArray;
         else {
           frames[top] = TAG_ARRAY;
           frames[top + 1] = slot + SLOTS;
@@ -227,8 +210,8 @@ export function writeCanonicalFromTape(bytes: Uint8Array, tape: Int32Array, node
           top += 4;
         }
       } else {
-        out[o++] = 0x7b;
-        if (count === 0) out[o++] = 0x7d;
+        out[o++] = grammar.Byte.BeginObject;
+        if (count === 0) out[o++] = grammar.Byte.EndObject;
         else {
           const kept = orderMembers(s, slot, count, membersTop);
           frames[top] = TAG_OBJECT;
@@ -258,12 +241,12 @@ export function writeCanonicalFromTape(bytes: Uint8Array, tape: Int32Array, node
         const cursor = frames[frame + 1]!;
         const base = frames[frame + 3]!;
         if (cursor === frames[frame + 2]) {
-          out[o++] = 0x7d;
+          out[o++] = grammar.Byte.EndObject;
           membersTop = base;
           top = frame;
           continue;
         }
-        if (cursor > base) out[o++] = 0x2c;
+        if (cursor > base) out[o++] = grammar.Byte.ValueSeparator;
         frames[frame + 1] = cursor + 4;
         next = s.members[cursor]!;
         isKey = true;
@@ -271,13 +254,13 @@ export function writeCanonicalFromTape(bytes: Uint8Array, tape: Int32Array, node
       }
       const remaining = frames[frame + 2]!;
       if (remaining === 0) {
-        out[o++] = 0x5d;
+        out[o++] = grammar.Byte.EndArray;
         top = frame;
         continue;
       }
       const child = frames[frame + 1]!;
       if (frames[frame + 3] === 1) frames[frame + 3] = 0;
-      else out[o++] = 0x2c;
+      else out[o++] = grammar.Byte.ValueSeparator;
       const childTag = tape[child]!;
       frames[frame + 1] = childTag === TAG_OBJECT || childTag === TAG_ARRAY ? tape[child + 2]! : child + SLOTS;
       frames[frame + 2] = remaining - 1;
@@ -306,42 +289,29 @@ function putBytes(sink: ByteSink, word: Uint8Array): void {
   sink.length += word.length;
 }
 
-/** Floats (Python's repr) and the literal words. */
+/** Floats (Python's repr) and the literal names. */
 function writeOtherScalar(s: CanonicalScratch, slot: number): void {
   const tape = s.tape;
   const sink = s.sink;
-  switch (tape[slot]) {
-    case TAG_FLOAT: {
-      const start = tape[slot + 1]!;
-      const end = tape[slot + 2]!;
-      if (isReprLexeme(s.bytes, start, end)) {
-        const out = ensureCapacity(sink, end - start);
-        out.set(s.bytes.subarray(start, end), sink.length);
-        sink.length += end - start;
-        return;
-      }
-      const text = pythonJsonFloat(Number(latin1(s.bytes, start, end)));
-      const out = ensureCapacity(sink, text.length);
-      let o = sink.length;
-      for (let i = 0; i < text.length; i++) out[o++] = text.charCodeAt(i);
-      sink.length = o;
-      return;
-    }
-    case TAG_TRUE:
-      return putBytes(sink, TRUE);
-    case TAG_FALSE:
-      return putBytes(sink, FALSE);
-    case TAG_NULL:
-      return putBytes(sink, NULL);
-    case TAG_NAN:
-      return putBytes(sink, NAN);
-    case TAG_INFINITY:
-      return putBytes(sink, INFINITY);
-    case TAG_NEG_INFINITY:
-      return putBytes(sink, NEG_INFINITY);
-    default:
-      throw new Error(`bad tape: tag ${tape[slot]} at slot ${slot}`);
+  const tag = tape[slot]!;
+  if (tag !== TAG_FLOAT) {
+    const name = LITERAL_BYTES[tag];
+    if (name === undefined) throw new Error(`bad tape: tag ${tag} at slot ${slot}`);
+    return putBytes(sink, name);
   }
+  const start = tape[slot + 1]!;
+  const end = tape[slot + 2]!;
+  if (isReprLexeme(s.bytes, start, end)) {
+    const out = ensureCapacity(sink, end - start);
+    out.set(s.bytes.subarray(start, end), sink.length);
+    sink.length += end - start;
+    return;
+  }
+  const text = pythonJsonFloat(Number(latin1(s.bytes, start, end)));
+  const out = ensureCapacity(sink, text.length);
+  let o = sink.length;
+  for (let i = 0; i < text.length; i++) out[o++] = text.charCodeAt(i);
+  sink.length = o;
 }
 
 /**
@@ -354,17 +324,16 @@ function writeOtherScalar(s: CanonicalScratch, slot: number): void {
  */
 function isReprLexeme(bytes: Uint8Array, start: number, end: number): boolean {
   let i = start;
-  if (bytes[i] === 0x2d) i++;
+  if (bytes[i] === grammar.Byte.Minus) i++;
   const wholeStart = i;
-  while (i < end && bytes[i] !== 0x2e) {
-    const c = bytes[i]!;
-    if (c < 0x30 || c > 0x39) return false; // an exponent: not positional
+  while (i < end && bytes[i] !== grammar.Byte.DecimalPoint) {
+    if (!grammar.isDigit(bytes[i]!)) return false; // an exponent: not positional
     i++;
   }
   const wholeEnd = i;
   if (i === end || i + 1 === end) return false;
   const fractionStart = i + 1;
-  for (let k = fractionStart; k < end; k++) if (bytes[k]! < 0x30 || bytes[k]! > 0x39) return false;
+  for (let k = fractionStart; k < end; k++) if (!grammar.isDigit(bytes[k]!)) return false;
   const wholeDigits = wholeEnd - wholeStart;
   const fractionDigits = end - fractionStart;
   const integral = fractionDigits === 1 && bytes[fractionStart] === 0x30;
@@ -388,61 +357,35 @@ function isReprLexeme(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
- * The body of an escaped string, re-escaped as Python's `c_encode_basestring` (ensure_ascii=False)
- * does. The caller reserved end - start bytes: every escape re-encodes to at most its own length.
+ * The body of an escaped string with its escapes decoded (`_grammar.ts`), written for `s` the way
+ * Python's `c_encode_basestring` (ensure_ascii=False) re-escapes it, or, without `s`, as
+ * generalised UTF-8 (to compare keys). Every escape re-encodes to at most its own length, so
+ * end - start bytes of room are enough.
  */
-function writeEscaped(s: CanonicalScratch, out: Uint8Array, o: number, start: number, end: number): number {
-  const bytes = s.bytes;
+function writeUnescaped(bytes: Uint8Array, start: number, end: number, out: Uint8Array, o: number, s: CanonicalScratch | undefined): number {
   let i = start;
   while (i < end) {
     const c = bytes[i]!;
-    if (c !== 0x5c) {
+    if (c !== grammar.Byte.Backslash) {
       out[o++] = c;
       i++;
       continue;
     }
-    const e = bytes[i + 1]!;
-    if (e !== 0x75) {
-      i += 2;
-      if (e === 0x2f) out[o++] = 0x2f; // \/ is just /
-      else {
-        out[o++] = 0x5c;
-        out[o++] = e;
-      }
-      continue;
-    }
-    let cp = hex4(bytes, i + 2);
-    i += 6;
-    // A high surrogate escape followed by a low surrogate escape is one character (CPython joins them).
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 6 <= end && bytes[i] === 0x5c && bytes[i + 1] === 0x75) {
-      const low = hex4(bytes, i + 2);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-        i += 6;
-      }
-    }
-    o = writeCodePoint(s, out, o, cp);
+    const cp = grammar.escapedCodePoint(bytes, i, end);
+    i += grammar.escapeLength(bytes, i, cp);
+    o = s === undefined ? writeUtf8(out, o, cp) : writeCodePoint(s, out, o, cp);
   }
   return o;
 }
 
-function hex4(bytes: Uint8Array, at: number): number {
-  let value = 0;
-  for (let k = 0; k < 4; k++) {
-    const h = bytes[at + k]!;
-    value = value * 16 + (h <= 0x39 ? h - 0x30 : (h | 0x20) - 0x57);
-  }
-  return value;
-}
-
 /** Writes one decoded code point the canonical way; returns the new offset. */
 function writeCodePoint(s: CanonicalScratch, out: Uint8Array, o: number, cp: number): number {
-  if (cp < 0x20) {
-    out[o++] = 0x5c;
-    const short = cp === 0x08 ? 0x62 : cp === 0x09 ? 0x74 : cp === 0x0a ? 0x6e : cp === 0x0c ? 0x66 : cp === 0x0d ? 0x72 : 0;
-    if (short !== 0) out[o++] = short;
+  if (grammar.isControlCharacter(cp) || cp === grammar.Byte.Quote || cp === grammar.Byte.Backslash) {
+    out[o++] = grammar.Byte.Backslash;
+    const letter = grammar.escapeLetter(cp);
+    if (letter !== 0) out[o++] = letter;
     else {
-      out[o++] = 0x75;
+      out[o++] = grammar.Byte.UnicodeEscape;
       out[o++] = 0x30;
       out[o++] = 0x30;
       out[o++] = HEX[cp >> 4]!;
@@ -450,32 +393,26 @@ function writeCodePoint(s: CanonicalScratch, out: Uint8Array, o: number, cp: num
     }
     return o;
   }
-  if (cp === 0x22 || cp === 0x5c) {
-    out[o++] = 0x5c;
-    out[o++] = cp;
-    return o;
-  }
-  if (cp < 0x80) {
-    out[o++] = cp;
-    return o;
-  }
-  if (cp < 0x800) {
+  if (cp >= 0xd800 && cp <= 0xdfff) noteSurrogate(s, out, o, cp);
+  return writeUtf8(out, o, cp);
+}
+
+/** Writes `cp` as UTF-8, lone surrogates as generalised UTF-8 (3 bytes) so positions and order hold. */
+function writeUtf8(out: Uint8Array, o: number, cp: number): number {
+  if (cp < 0x80) out[o++] = cp;
+  else if (cp < 0x800) {
     out[o++] = 0xc0 | (cp >> 6);
     out[o++] = 0x80 | (cp & 63);
-    return o;
-  }
-  if (cp < 0x10000) {
-    if (cp >= 0xd800 && cp <= 0xdfff) noteSurrogate(s, out, o, cp);
-    // Lone surrogates are written as generalised UTF-8 (3 bytes) so positions and order hold.
+  } else if (cp < 0x10000) {
     out[o++] = 0xe0 | (cp >> 12);
     out[o++] = 0x80 | ((cp >> 6) & 63);
     out[o++] = 0x80 | (cp & 63);
-    return o;
+  } else {
+    out[o++] = 0xf0 | (cp >> 18);
+    out[o++] = 0x80 | ((cp >> 12) & 63);
+    out[o++] = 0x80 | ((cp >> 6) & 63);
+    out[o++] = 0x80 | (cp & 63);
   }
-  out[o++] = 0xf0 | (cp >> 18);
-  out[o++] = 0x80 | ((cp >> 12) & 63);
-  out[o++] = 0x80 | ((cp >> 6) & 63);
-  out[o++] = 0x80 | (cp & 63);
   return o;
 }
 
@@ -657,44 +594,5 @@ function compareKeys(s: CanonicalScratch, keyA: number, startA: number, endA: nu
 /** Decodes an escaped key to generalised UTF-8 (lone surrogates as 3 bytes) for comparing. */
 function decodeKey(bytes: Uint8Array, start: number, end: number, into: ByteSink): void {
   const out = ensureCapacity(into, end - start);
-  let o = into.length;
-  let i = start;
-  while (i < end) {
-    const c = bytes[i]!;
-    if (c !== 0x5c) {
-      out[o++] = c;
-      i++;
-      continue;
-    }
-    const e = bytes[i + 1]!;
-    if (e !== 0x75) {
-      out[o++] = e === 0x62 ? 0x08 : e === 0x66 ? 0x0c : e === 0x6e ? 0x0a : e === 0x72 ? 0x0d : e === 0x74 ? 0x09 : e;
-      i += 2;
-      continue;
-    }
-    let cp = hex4(bytes, i + 2);
-    i += 6;
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 6 <= end && bytes[i] === 0x5c && bytes[i + 1] === 0x75) {
-      const low = hex4(bytes, i + 2);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-        i += 6;
-      }
-    }
-    if (cp < 0x80) out[o++] = cp;
-    else if (cp < 0x800) {
-      out[o++] = 0xc0 | (cp >> 6);
-      out[o++] = 0x80 | (cp & 63);
-    } else if (cp < 0x10000) {
-      out[o++] = 0xe0 | (cp >> 12);
-      out[o++] = 0x80 | ((cp >> 6) & 63);
-      out[o++] = 0x80 | (cp & 63);
-    } else {
-      out[o++] = 0xf0 | (cp >> 18);
-      out[o++] = 0x80 | ((cp >> 12) & 63);
-      out[o++] = 0x80 | ((cp >> 6) & 63);
-      out[o++] = 0x80 | (cp & 63);
-    }
-  }
-  into.length = o;
+  into.length = writeUnescaped(bytes, start, end, out, into.length, undefined);
 }

@@ -11,6 +11,7 @@
  * canonical bytes straight from input bytes, without building values.
  * @module
  */
+import * as grammar from './_grammar.ts';
 import { pythonJsonFloat } from './python-float.ts';
 import type { JsonValue } from './value.ts';
 
@@ -164,10 +165,10 @@ export function pythonJsonDumps(value: JsonValue, options: DumpsOptions = {}): s
 }
 
 function scalarJson(value: null | boolean | number | bigint | string): string {
-  if (value === null) return 'null';
+  if (value === null) return grammar.NULL_NAME;
   switch (typeof value) {
     case 'boolean':
-      return value ? 'true' : 'false';
+      return value ? grammar.TRUE_NAME : grammar.FALSE_NAME;
     case 'bigint':
       return value.toString();
     case 'number':
@@ -177,9 +178,16 @@ function scalarJson(value: null | boolean | number | bigint | string): string {
   }
 }
 
+/** The characters a JSON string must escape (`_grammar.ts`'s `mustEscape`). */
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/g;
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** The escape Python writes for `c`: its two-character escape, else `\u00XX`. */
+function escapeCharacter(c: string): string {
+  const code = c.charCodeAt(0);
+  const letter = grammar.escapeLetter(code);
+  return letter !== 0 ? `\\${String.fromCharCode(letter)}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
 
 /**
  * Python's `json` string quoting with `ensure_ascii=False` (`c_encode_basestring`): only `"`,
@@ -188,7 +196,7 @@ const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': 
  * quoteJsonString('a"\u0001/é'); // '"a\\"\\u0001/é"'
  */
 export function quoteJsonString(text: string): string {
-  return `"${text.replace(NEEDS_ESCAPE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+  return `"${text.replace(NEEDS_ESCAPE, escapeCharacter)}"`;
 }
 
 /**

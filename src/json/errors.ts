@@ -4,6 +4,7 @@
  * Python reports positions in code points; `pythonJsonPosition` converts a byte offset.
  * @module
  */
+import * as grammar from './_grammar.ts';
 
 /** Why a document could not be read. */
 export type JsonReadErrorKind =
@@ -100,11 +101,11 @@ export function firstUtf8Error(bytes: Uint8Array, from = 0): { start: number; en
       i++;
       continue;
     }
-    if (c < 0xc2 || c > 0xf4) return { start: i, end: i + 1, reason: 'invalid start byte' };
-    const need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+    const need = grammar.utf8ContinuationCount(c);
+    if (need === 0) return { start: i, end: i + 1, reason: 'invalid start byte' };
     // The second byte has a narrower range for E0 (no overlongs), ED (no surrogates), F0, F4.
-    const low = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
-    const high = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    const low = grammar.utf8SecondByteMin(c);
+    const high = grammar.utf8SecondByteMax(c);
     for (let k = 1; k <= need; k++) {
       if (i + k >= n) return { start: i, end: n, reason: 'unexpected end of data' };
       const next = bytes[i + k]!;

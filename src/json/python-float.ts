@@ -8,6 +8,7 @@
  * writes `d.ddde±XX` with a sign and at least two exponent digits.
  * @module
  */
+import * as grammar from './_grammar.ts';
 
 /**
  * `repr(x)` for a Python float: `1.0`, `1e+16`, `1e-07`, `-0.0`, `nan`, `inf`, `-inf`.
@@ -47,9 +48,9 @@ export function pythonFloatRepr(x: number): string {
  * pythonJsonFloat(2.5); // '2.5'
  */
 export function pythonJsonFloat(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return 'Infinity';
-  if (x === -Infinity) return '-Infinity';
+  if (Number.isNaN(x)) return grammar.NAN_NAME;
+  if (x === Infinity) return grammar.INFINITY_NAME;
+  if (x === -Infinity) return grammar.NEGATIVE_INFINITY_NAME;
   return pythonFloatRepr(x);
 }
 

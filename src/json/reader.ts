@@ -1,6 +1,6 @@
 /**
- * The lossless JSON reader: Python's `json.loads` semantics (see `tape.ts` for the grammar and
- * `value.ts` for the value model), errors as data with CPython's wording and a byte offset.
+ * The lossless JSON reader: Python's `json.loads` semantics (`_grammar.ts` holds the grammar, `tape.ts`
+ * scans it, `value.ts` is the value model), errors as data with CPython's wording and a byte offset.
  *
  * Two entry points:
  * - `readJson(bytes)`: the whole value, materialised.
@@ -8,24 +8,26 @@
  *   arrays (Zaxy's `entries`, an export's file list): those arrays are handed to the visitor one
  *   element at a time, as a tape, and never materialised; the rest of the root object is.
  *
+ * The root object of a document is read by one machine (`walkRoot`), over all the bytes at once or
+ * over chunks as they arrive (`createDocumentReader`); every value is scanned by `tape.ts`.
+ *
  * Input bytes are attacker-controlled: nothing here recurses on the data, nesting is bounded by
  * `maxDepth`, and no input makes these functions throw.
  * @module
  */
 import { DEFAULT_LIMITS } from '../limits.ts';
 import { advancePosition, firstUtf8Error, formatPosition, type JsonReadError, type TextPosition, TEXT_START, utf8ErrorMessage } from './errors.ts';
+import * as grammar from './_grammar.ts';
 import {
   createScanContext,
-  wordsOf,
-  readError,
   ESCAPED,
-  type ScanError,
   NON_ASCII,
-  scanFail,
+  readError,
   type ScanContext,
+  type ScanError,
+  scanFail,
   scanString,
   scanValue,
-  skipWhitespace,
   SLOTS,
   TAG_ARRAY,
   TAG_FALSE,
@@ -38,6 +40,7 @@ import {
   TAG_OBJECT,
   TAG_STRING,
   TAG_TRUE,
+  type Tape,
 } from './tape.ts';
 import type { JsonArray, JsonObject, JsonValue } from './value.ts';
 
@@ -102,9 +105,21 @@ export function readJson(bytes: Uint8Array, options: ReadJsonOptions = {}): Read
  * readJsonDocument(bytes, { streamKeys: ['entries'], startArray() { count = 0; }, element() { count++; } });
  */
 export function readJsonDocument(bytes: Uint8Array, visitor: DocumentVisitor | undefined, options: ReadJsonOptions = {}): ReadDocumentResult {
-  const context = createScanContext(bytes, options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth);
-  const root = scanDocument(context, visitor);
-  if (root.ok) return root;
+  const maxDepth = options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth;
+  if (visitor !== undefined) {
+    const walk = createRootWalk(visitor, maxDepth, 0);
+    walkRoot(walk, bytes, 0, true);
+    if (walk.state === 'trailing') return { ok: true, root: walk.root };
+    if (walk.failure !== undefined) return { ok: false, error: fileLevelError(bytes, readError(bytes, walk.failure)) };
+    // The root is not an object: read it whole.
+  }
+  const context = createScanContext(bytes, maxDepth);
+  const end = scanValue(context, 0, 0);
+  if (end >= 0) {
+    const after = grammar.skipWhitespace(bytes, end);
+    if (after === bytes.length) return { ok: true, root: materialize(bytes, context.tape.data, 0) };
+    scanFail(context, 'syntax', 'Extra data', after);
+  }
   return { ok: false, error: fileLevelError(bytes, readError(bytes, context.error!)) };
 }
 
@@ -136,9 +151,6 @@ export interface DocumentReaderOptions extends ReadJsonOptions {
   readonly maxRetainedBytes?: number;
 }
 
-/** Where `createDocumentReader` is in the root object; `whole`: left for a reading of the whole document. */
-type ReaderState = 'start' | 'first-member' | 'member' | 'colon' | 'value' | 'first-element' | 'element' | 'after-element' | 'after-member' | 'trailing' | 'whole';
-
 /**
  * `readJsonDocument` for input that arrives in chunks: the root object and its streamed arrays are
  * read while later bytes are still coming (e.g. while gzip decompresses on another thread), so
@@ -163,154 +175,29 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   const maxDepth = options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth;
   const maxRetained = options.maxRetainedBytes ?? Infinity;
   /** Read-ahead is a small part of what may be retained, so a bound on held bytes stays one. */
-  const scanAhead = Math.min(SCAN_AHEAD_BYTES, Math.floor(maxRetained / 16));
+  const walk = createRootWalk(visitor, maxDepth, Math.min(SCAN_AHEAD_BYTES, Math.floor(maxRetained / 16)));
   let buffer = new Uint8Array(Math.max(1 << 16, Math.min(options.expectedBytes ?? 1 << 20, maxRetained + (1 << 20))));
   let length = 0;
   /** Offset in the document of `buffer[0]`: bytes before it were dropped. */
   let base = 0;
   /** Where `buffer[0]` is, as Python counts positions. */
   let basePosition: TextPosition = TEXT_START;
-  /** The first error, once bytes were dropped (offsets in the document). */
-  let failure: ScanError | undefined;
-  const tape = { data: new Int32Array(SLOTS * 256), length: 0 };
-  const stack: number[] = [];
-  const root = new Map<string, JsonValue | StreamedArray>();
-  const element: { bytes: Uint8Array; tape: Int32Array; node: number } = { bytes: buffer, tape: tape.data, node: 0 };
-  let state: ReaderState = 'start';
-  let pos = 0;
-  let key = '';
-  let index = 0;
-  let retryAt = 0;
-
-  /** Reads as far as the bytes allow; `final` once no more will come. */
-  function walk(final: boolean): void {
-    if (state === 'whole' || (!final && length < retryAt)) return;
-    const bytes = buffer.subarray(0, length);
-    const context: ScanContext = { bytes, maxDepth, tape, error: undefined, stack, words: wordsOf(bytes) };
-    /** Reading stops here; the error matters only once bytes were dropped (else `finish` reads again). */
-    const stop = (text: string, at: number): void => {
-      state = 'whole';
-      failure = { kind: 'syntax', text, offset: base + at };
-    };
-    const failed = (at: number): void => {
-      // Maybe cut short by the end of the input so far: retry once the input past `at` has doubled.
-      if (final) {
-        state = 'whole';
-        failure = { ...context.error!, offset: base + context.error!.offset };
-      } else retryAt = at + 2 * (length - at) + 4096;
-    };
-    for (;;) {
-      const at = skipWhitespace(bytes, pos);
-      if (at >= length) {
-        // Whitespace is never part of a token: do not scan it again on the next push (a long run
-        // arriving in small chunks was quadratic, 30 s for 1 MB of newlines in 17-byte chunks).
-        pos = at;
-        if (final && state !== 'trailing') stop(END_OF_INPUT_ERRORS[state], at);
-        return;
-      }
-      const c = bytes[at]!;
-      switch (state) {
-        case 'start':
-          if (c !== 0x7b || maxDepth < 1) return void (state = 'whole');
-          pos = at + 1;
-          state = 'first-member';
-          continue;
-        case 'first-member':
-          if (c === 0x7d) {
-            pos = at + 1;
-            state = 'trailing';
-          } else state = 'member';
-          continue;
-        case 'member': {
-          if (c !== 0x22) return stop('Expecting property name enclosed in double quotes', at);
-          tape.length = 0;
-          const end = scanString(context, at, 0);
-          if (end < 0) return failed(at);
-          key = decodeString(bytes, tape.data, 0);
-          pos = end;
-          state = 'colon';
-          continue;
-        }
-        case 'colon':
-          if (c !== 0x3a) return stop("Expecting ':' delimiter", at);
-          pos = at + 1;
-          state = 'value';
-          continue;
-        case 'value': {
-          if (c === 0x5b && maxDepth >= 2 && visitor.streamKeys.includes(key)) {
-            visitor.startArray(key, root);
-            index = 0;
-            pos = at + 1;
-            state = 'first-element';
-            continue;
-          }
-          if (!final && length - at < scanAhead) return;
-          tape.length = 0;
-          const end = scanValue(context, at, 1);
-          if (end < 0 || (end === length && !final)) return failed(at);
-          root.set(key, materialize(bytes, tape.data, 0));
-          pos = end;
-          state = 'after-member';
-          continue;
-        }
-        case 'first-element':
-          if (c === 0x5d) {
-            root.set(key, { streamed: true, length: 0 });
-            pos = at + 1;
-            state = 'after-member';
-          } else state = 'element';
-          continue;
-        case 'element': {
-          if (!final && length - at < scanAhead) return;
-          tape.length = 0;
-          const end = scanValue(context, at, 2);
-          if (end < 0 || (end === length && !final)) return failed(at);
-          element.bytes = bytes;
-          element.tape = tape.data;
-          visitor.element(key, index++, element);
-          pos = end;
-          state = 'after-element';
-          continue;
-        }
-        case 'after-element':
-          if (c === 0x2c) {
-            pos = at + 1;
-            state = 'element';
-          } else if (c === 0x5d) {
-            root.set(key, { streamed: true, length: index });
-            pos = at + 1;
-            state = 'after-member';
-          } else return stop("Expecting ',' delimiter", at);
-          continue;
-        case 'after-member':
-          if (c === 0x2c) {
-            pos = at + 1;
-            state = 'member';
-          } else if (c === 0x7d) {
-            pos = at + 1;
-            state = 'trailing';
-          } else return stop("Expecting ',' delimiter", at);
-          continue;
-        case 'trailing':
-          return stop('Extra data', at); // extra data after the root
-      }
-    }
-  }
 
   /** Drops the bytes already read (only inside the root object, and never after an error). */
   function dropRead(): void {
-    if (pos === 0 || state === 'start' || state === 'whole' || base + pos <= maxRetained) return;
+    const pos = walk.pos;
+    if (pos === 0 || walk.state === 'start' || walk.state === 'whole' || base + pos <= maxRetained) return;
     basePosition = advancePosition(basePosition, buffer, 0, pos);
     buffer.copyWithin(0, pos, length);
     base += pos;
     length -= pos;
-    retryAt = Math.max(0, retryAt - pos);
-    pos = 0;
+    walk.retryAt = Math.max(0, walk.retryAt - pos);
+    walk.pos = 0;
   }
 
   /** The first error of a document whose start was dropped, worded as `readJsonDocument` would. */
   function droppedDocumentError(): JsonReadError {
-    const error = failure!;
+    const error = walk.failure!;
     const held = buffer.subarray(0, length);
     // Python decodes the whole file first: invalid UTF-8 anywhere outranks a syntax error. All
     // bytes before the error were read cleanly, so only those from the error on need a look.
@@ -334,11 +221,11 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
       }
       buffer.set(chunk, length);
       length += chunk.byteLength;
-      walk(false);
+      walkRoot(walk, buffer.subarray(0, length), base, false);
     },
     finish() {
-      walk(true);
-      if (state === 'trailing') return { ok: true, root };
+      walkRoot(walk, buffer.subarray(0, length), base, true);
+      if (walk.state === 'trailing') return { ok: true, root: walk.root };
       if (base > 0) return { ok: false, error: droppedDocumentError() };
       return readJsonDocument(buffer.subarray(0, length), visitor, { maxDepth });
     },
@@ -359,10 +246,50 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
 const SCAN_AHEAD_BYTES = 64 * 1024;
 
 /**
- * The error `readJsonDocument` gives when the input ends in each state of `createDocumentReader`
- * (what `walkRootObject` / `walkStreamedArray` / `scanValue` expect next there).
+ * Where the root walk is in the root object; `trailing`: after it (only whitespace may follow);
+ * `whole`: stopped, the document is left for a reading as a whole value (the root is not an
+ * object, or the walk failed).
  */
-const END_OF_INPUT_ERRORS: Record<Exclude<ReaderState, 'trailing' | 'whole'>, string> = {
+type RootState = 'start' | 'first-member' | 'member' | 'colon' | 'value' | 'first-element' | 'element' | 'after-element' | 'after-member' | 'trailing' | 'whole';
+
+/**
+ * The root object of a document, read member by member (streaming the visitor's arrays, scanning
+ * every other value with `scanValue`) by `walkRoot`, which resumes where it stopped when more
+ * bytes come. Offsets in it are relative to the bytes of the last call; `failure`'s is absolute.
+ */
+interface RootWalk {
+  readonly visitor: DocumentVisitor;
+  readonly maxDepth: number;
+  /** Bytes a value needs after its start before it is scanned while input may still come. */
+  readonly scanAhead: number;
+  readonly tape: Tape;
+  readonly stack: number[];
+  readonly root: Map<string, JsonValue | StreamedArray>;
+  /** The node handed to the visitor (one object, refilled for each element). */
+  readonly element: { bytes: Uint8Array; tape: Int32Array; node: number };
+  state: RootState;
+  /** Where reading goes on. */
+  pos: number;
+  /** The member being read. */
+  key: string;
+  /** The next element's index in the streamed array being read. */
+  index: number;
+  /** While input may still come, nothing is read before the bytes reach this length. */
+  retryAt: number;
+  /** The first error, once the walk stopped on one (offset from the document's start). */
+  failure: ScanError | undefined;
+}
+
+function createRootWalk(visitor: DocumentVisitor, maxDepth: number, scanAhead: number): RootWalk {
+  const tape = { data: new Int32Array(SLOTS * 256), length: 0 };
+  const element = { bytes: EMPTY_BYTES, tape: tape.data, node: 0 };
+  return { visitor, maxDepth, scanAhead, tape, stack: [], root: new Map(), element, state: 'start', pos: 0, key: '', index: 0, retryAt: 0, failure: undefined };
+}
+
+const EMPTY_BYTES = new Uint8Array(0);
+
+/** The error when the input ends in each state of the root walk: what CPython expects next there. */
+const END_OF_INPUT_ERRORS: Record<Exclude<RootState, 'trailing' | 'whole'>, string> = {
   start: 'Expecting value',
   'first-member': 'Expecting property name enclosed in double quotes',
   member: 'Expecting property name enclosed in double quotes',
@@ -373,6 +300,120 @@ const END_OF_INPUT_ERRORS: Record<Exclude<ReaderState, 'trailing' | 'whole'>, st
   'after-element': "Expecting ',' delimiter",
   'after-member': "Expecting ',' delimiter",
 };
+
+/**
+ * Reads the root object on from `walk.pos` as far as `bytes` allow (`bytes` start at offset `base`
+ * of the document); `final` once no more will come.
+ */
+function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolean): void {
+  const length = bytes.length;
+  if (walk.state === 'whole' || (!final && length < walk.retryAt)) return;
+  const { visitor, maxDepth, tape, root } = walk;
+  const context: ScanContext = { bytes, maxDepth, tape, error: undefined, stack: walk.stack, words: grammar.wordView(bytes) };
+  /** Reading stops here; the error matters only once bytes were dropped (else `finish` reads again). */
+  const stop = (text: string, at: number): void => {
+    walk.state = 'whole';
+    walk.failure = { kind: 'syntax', text, offset: base + at };
+  };
+  const failed = (at: number): void => {
+    // Maybe cut short by the end of the input so far: retry once the input past `at` has doubled.
+    if (final) {
+      walk.state = 'whole';
+      walk.failure = { ...context.error!, offset: base + context.error!.offset };
+    } else walk.retryAt = at + 2 * (length - at) + 4096;
+  };
+  for (;;) {
+    const at = grammar.skipWhitespace(bytes, walk.pos);
+    if (at >= length) {
+      // Whitespace is never part of a token: do not scan it again on the next push (a long run
+      // arriving in small chunks was quadratic, 30 s for 1 MB of newlines in 17-byte chunks).
+      walk.pos = at;
+      if (final && walk.state !== 'trailing') stop(END_OF_INPUT_ERRORS[walk.state], at);
+      return;
+    }
+    const c = bytes[at]!;
+    switch (walk.state) {
+      case 'start':
+        if (c !== grammar.Byte.BeginObject || maxDepth < 1) return void (walk.state = 'whole');
+        walk.pos = at + 1;
+        walk.state = 'first-member';
+        continue;
+      case 'first-member':
+        if (c === grammar.Byte.EndObject) {
+          walk.pos = at + 1;
+          walk.state = 'trailing';
+        } else walk.state = 'member';
+        continue;
+      case 'member': {
+        if (c !== grammar.Byte.Quote) return stop('Expecting property name enclosed in double quotes', at);
+        tape.length = 0;
+        const end = scanString(context, at, 0);
+        if (end < 0) return failed(at);
+        walk.key = decodeString(bytes, tape.data, 0);
+        walk.pos = end;
+        walk.state = 'colon';
+        continue;
+      }
+      case 'colon':
+        if (c !== grammar.Byte.NameSeparator) return stop("Expecting ':' delimiter", at);
+        walk.pos = at + 1;
+        walk.state = 'value';
+        continue;
+      case 'value': {
+        if (c === grammar.Byte.BeginArray && maxDepth >= 2 && visitor.streamKeys.includes(walk.key)) {
+          visitor.startArray(walk.key, root);
+          walk.index = 0;
+          walk.pos = at + 1;
+          walk.state = 'first-element';
+          continue;
+        }
+        if (!final && length - at < walk.scanAhead) return;
+        tape.length = 0;
+        const end = scanValue(context, at, 1);
+        if (end < 0 || (end === length && !final)) return failed(at);
+        root.set(walk.key, materialize(bytes, tape.data, 0));
+        walk.pos = end;
+        walk.state = 'after-member';
+        continue;
+      }
+      case 'first-element':
+        if (c === grammar.Byte.EndArray) {
+          root.set(walk.key, { streamed: true, length: 0 });
+          walk.pos = at + 1;
+          walk.state = 'after-member';
+        } else walk.state = 'element';
+        continue;
+      case 'element': {
+        if (!final && length - at < walk.scanAhead) return;
+        tape.length = 0;
+        const end = scanValue(context, at, 2);
+        if (end < 0 || (end === length && !final)) return failed(at);
+        const element = walk.element;
+        element.bytes = bytes;
+        element.tape = tape.data;
+        visitor.element(walk.key, walk.index++, element);
+        walk.pos = end;
+        walk.state = 'after-element';
+        continue;
+      }
+      case 'after-element':
+      case 'after-member': {
+        // A member or an element ended: a comma, or the end of its container.
+        const inArray: boolean = walk.state === 'after-element';
+        if (c === grammar.Byte.ValueSeparator) walk.state = inArray ? 'element' : 'member';
+        else if (c !== (inArray ? grammar.Byte.EndArray : grammar.Byte.EndObject)) return stop("Expecting ',' delimiter", at);
+        else if (inArray) {
+          root.set(walk.key, { streamed: true, length: walk.index });
+          walk.state = 'after-member';
+        } else walk.state = 'trailing';
+        walk.pos = at + 1;
+        continue;
+      }
+      case 'trailing':
+        return stop('Extra data', at); // extra data after the root
+    }
+  }
+}
 
 /**
  * Reads the one value starting at byte `offset` of a document (e.g. an offset kept from an
@@ -398,103 +439,6 @@ function fileLevelError(bytes: Uint8Array, error: JsonReadError): JsonReadError 
     return { kind: 'bom', message: 'Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', offset: 0 };
   }
   return error;
-}
-
-type ScanOutcome = { readonly ok: true; readonly root: DocumentRoot } | { readonly ok: false };
-
-function scanDocument(context: ScanContext, visitor: DocumentVisitor | undefined): ScanOutcome {
-  const bytes = context.bytes;
-  const start = skipWhitespace(bytes, 0);
-  let root: DocumentRoot;
-  let end: number;
-  if (visitor !== undefined && bytes[start] === 0x7b && context.maxDepth >= 1) {
-    const walked = walkRootObject(context, start, visitor);
-    if (walked === undefined) return { ok: false };
-    [root, end] = walked;
-  } else {
-    context.tape.length = 0;
-    end = scanValue(context, start, 0);
-    if (end < 0) return { ok: false };
-    root = materialize(bytes, context.tape.data, 0);
-  }
-  end = skipWhitespace(bytes, end);
-  if (end !== bytes.length) {
-    scanFail(context, 'syntax', 'Extra data', end);
-    return { ok: false };
-  }
-  return { ok: true, root };
-}
-
-/** The root object, member by member, streaming the visitor's arrays. Mirrors `scanValue`'s grammar. */
-function walkRootObject(context: ScanContext, open: number, visitor: DocumentVisitor): [Map<string, JsonValue | StreamedArray>, number] | undefined {
-  const bytes = context.bytes;
-  const tape = context.tape;
-  const root = new Map<string, JsonValue | StreamedArray>();
-  let pos = skipWhitespace(bytes, open + 1);
-  if (bytes[pos] === 0x7d) return [root, pos + 1];
-  for (;;) {
-    if (pos >= bytes.length || bytes[pos] !== 0x22) {
-      scanFail(context, 'syntax', 'Expecting property name enclosed in double quotes', pos);
-      return undefined;
-    }
-    tape.length = 0;
-    pos = scanString(context, pos, 0);
-    if (pos < 0) return undefined;
-    const key = decodeString(bytes, tape.data, 0);
-    pos = skipWhitespace(bytes, pos);
-    if (pos >= bytes.length || bytes[pos] !== 0x3a) {
-      scanFail(context, 'syntax', "Expecting ':' delimiter", pos);
-      return undefined;
-    }
-    pos = skipWhitespace(bytes, pos + 1);
-    if (bytes[pos] === 0x5b && visitor.streamKeys.includes(key) && context.maxDepth >= 2) {
-      const streamed = walkStreamedArray(context, pos, key, visitor, root);
-      if (streamed === undefined) return undefined;
-      root.set(key, { streamed: true, length: streamed[0] });
-      pos = streamed[1];
-    } else {
-      tape.length = 0;
-      pos = scanValue(context, pos, 1);
-      if (pos < 0) return undefined;
-      root.set(key, materialize(bytes, tape.data, 0));
-    }
-    pos = skipWhitespace(bytes, pos);
-    if (bytes[pos] === 0x7d) return [root, pos + 1];
-    if (bytes[pos] !== 0x2c) {
-      scanFail(context, 'syntax', "Expecting ',' delimiter", pos);
-      return undefined;
-    }
-    pos = skipWhitespace(bytes, pos + 1);
-  }
-}
-
-function walkStreamedArray(
-  context: ScanContext,
-  open: number,
-  key: string,
-  visitor: DocumentVisitor,
-  root: ReadonlyMap<string, JsonValue | StreamedArray>,
-): [number, number] | undefined {
-  const bytes = context.bytes;
-  const tape = context.tape;
-  visitor.startArray(key, root);
-  let pos = skipWhitespace(bytes, open + 1);
-  if (bytes[pos] === 0x5d) return [0, pos + 1];
-  const node: { bytes: Uint8Array; tape: Int32Array; node: number } = { bytes, tape: tape.data, node: 0 };
-  for (let index = 0; ; index++) {
-    tape.length = 0;
-    pos = scanValue(context, pos, 2);
-    if (pos < 0) return undefined;
-    node.tape = tape.data;
-    visitor.element(key, index, node);
-    pos = skipWhitespace(bytes, pos);
-    if (bytes[pos] === 0x5d) return [index + 1, pos + 1];
-    if (bytes[pos] !== 0x2c) {
-      scanFail(context, 'syntax', "Expecting ',' delimiter", pos);
-      return undefined;
-    }
-    pos++;
-  }
 }
 
 /** One open container while materialising. */
@@ -593,8 +537,6 @@ const latin1Codes: number[][] = [];
 
 const utf8Decoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
-const ESCAPES: Record<number, number> = { 0x22: 0x22, 0x5c: 0x5c, 0x2f: 0x2f, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
-
 /**
  * Decodes a string node to a JavaScript string. Escaped surrogates become the same UTF-16 code
  * units (a high escape followed by a low escape forms the pair Python would join; lone ones stay).
@@ -610,17 +552,18 @@ export function decodeString(bytes: Uint8Array, tape: Int32Array, slot: number):
   let run = start;
   let i = start;
   while (i < end) {
-    if (bytes[i] !== 0x5c) {
+    if (bytes[i] !== grammar.Byte.Backslash) {
       i++;
       continue;
     }
     if (i > run) text += utf8Decoder.decode(bytes.subarray(run, i));
+    // A surrogate escape is one UTF-16 code unit, as in Python: a pair forms its character again.
     const e = bytes[i + 1]!;
-    if (e === 0x75) {
-      text += String.fromCharCode(parseInt(latin1(bytes, i + 2, i + 6), 16));
+    if (e === grammar.Byte.UnicodeEscape) {
+      text += String.fromCharCode(grammar.hexCodeUnit(bytes, i + 2));
       i += 6;
     } else {
-      text += String.fromCharCode(ESCAPES[e]!);
+      text += String.fromCharCode(grammar.escapedByte(e));
       i += 2;
     }
     run = i;

@@ -15,8 +15,10 @@
  * The bytes are attacker-controlled: the state machine allocates nothing per byte, the nesting
  * stack is bounded (deeper nesting just stops key tracking, which only keeps more strings), and a
  * string split across pieces (even inside an escape or a UTF-8 sequence) gives the same result.
+ * What a string may hold, and the fast skip over its plain bytes, are `_grammar.ts`'s.
  * @module
  */
+import * as grammar from './_grammar.ts';
 
 /** Which strings to drop, by the key they are the value of. */
 export interface SkimProfile {
@@ -128,14 +130,14 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
   return {
     write(bytes) {
       const n = bytes.byteLength;
-      const words = wordView(bytes);
+      const words = grammar.wordView(bytes);
       let i = 0;
       let run = 0; // start of the bytes not yet copied
       while (i < n) {
         if (state === IN_SKIPPED) {
           for (;;) {
             if (escape === 0 && utf8Need === 0) {
-              i = skipPlain(bytes, i, n, words);
+              i = skipPlain(bytes, i, words);
             }
             if (i >= n) break;
             const c = bytes[i]!;
@@ -154,17 +156,16 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
               continue;
             }
             if (escape === 1) {
-              if (c === 0x75) escape = 2; // \u: four hex digits follow
+              if (c === grammar.Byte.UnicodeEscape) escape = 2; // four hex digits follow
               else {
                 escape = 0;
-                if (!(c === 0x22 || c === 0x5c || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74)) fail('invalid escape in a string');
+                if (grammar.escapedByte(c) === 0) fail('invalid escape in a string');
               }
               i++;
               continue;
             }
             if (escape >= 2) {
-              const hex = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-              if (!hex) {
+              if (!grammar.isHexDigit(c)) {
                 fail('invalid \\u escape in a string');
                 escape = 0;
                 continue;
@@ -173,74 +174,59 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
               i++;
               continue;
             }
-            if (c === 0x22) {
+            if (c === grammar.Byte.Quote) {
               // End of the dropped string: the skeleton gets its closing quote right after the opening one.
               state = OUTSIDE;
               run = i;
               i++;
               break;
             }
-            if (c === 0x5c) {
+            if (c === grammar.Byte.Backslash) {
               escape = 1;
               i++;
               continue;
             }
-            if (c < 0x20) {
+            if (grammar.isControlCharacter(c)) {
               fail('raw control character in a string');
               i++;
               continue;
             }
-            // A UTF-8 lead byte (RFC 3629 §4 table).
-            if (c >= 0xc2 && c <= 0xdf) utf8Need = 1;
-            else if (c >= 0xe0 && c <= 0xef) {
-              utf8Need = 2;
-              if (c === 0xe0) utf8Lower = 0xa0;
-              else if (c === 0xed) utf8Upper = 0x9f;
-            } else if (c >= 0xf0 && c <= 0xf4) {
-              utf8Need = 3;
-              if (c === 0xf0) utf8Lower = 0x90;
-              else if (c === 0xf4) utf8Upper = 0x8f;
-            } else invalidUtf8 = true;
+            // A UTF-8 lead byte.
+            utf8Need = grammar.utf8ContinuationCount(c);
+            if (utf8Need === 0) invalidUtf8 = true;
+            else {
+              utf8Lower = grammar.utf8SecondByteMin(c);
+              utf8Upper = grammar.utf8SecondByteMax(c);
+            }
             i++;
           }
           continue;
         }
         if (state === IN_STRING) {
           // A copied string (keys, ids, timestamps): find its end; JSON.parse checks the rest.
-          for (;;) {
-            if (i >= n) break;
-            const c = bytes[i]!;
+          while (i < n) {
+            const c = bytes[i++]!;
             if (escape === 1) {
               escape = 0;
               keyPlain = false;
-              i++;
-              continue;
-            }
-            if (c === 0x5c) {
-              escape = 1;
-              i++;
-              continue;
-            }
-            if (c === 0x22) {
+            } else if (c === grammar.Byte.Backslash) escape = 1;
+            else if (c === grammar.Byte.Quote) {
               state = OUTSIDE;
-              i++;
               if (stringIsKey) {
                 memberClass = classifyKey();
                 expectKey = false;
               }
               break;
-            }
-            if (stringIsKey) {
+            } else if (stringIsKey) {
               if (keyLength < MAX_KEY) keyBytes[keyLength++] = c;
               else keyPlain = false;
             }
-            i++;
           }
           continue;
         }
         // OUTSIDE: structure.
         const c = bytes[i]!;
-        if (c === 0x22) {
+        if (c === grammar.Byte.Quote) {
           i++;
           stringIsKey = expectKey && depth > 0 && depth <= MAX_TRACKED_DEPTH && isObject[depth] === 1;
           if (!stringIsKey && dropValue()) {
@@ -259,21 +245,21 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
           }
           continue;
         }
-        if (c === 0x7b || c === 0x5b) {
+        if (c === grammar.Byte.BeginObject || c === grammar.Byte.BeginArray) {
           // A container opens: it inherits opacity, or takes it from the member it is the value of.
           const opaque = depth >= 1 && depth <= MAX_TRACKED_DEPTH && (opaqueAt[depth] === 1 || (isObject[depth] === 1 && memberClass === OPAQUE));
           depth++;
           if (depth <= MAX_TRACKED_DEPTH) {
-            isObject[depth] = c === 0x7b ? 1 : 0;
+            isObject[depth] = c === grammar.Byte.BeginObject ? 1 : 0;
             opaqueAt[depth] = opaque ? 1 : 0;
           }
-          expectKey = c === 0x7b;
+          expectKey = c === grammar.Byte.BeginObject;
           memberClass = PLAIN;
-        } else if (c === 0x7d || c === 0x5d) {
+        } else if (c === grammar.Byte.EndObject || c === grammar.Byte.EndArray) {
           if (depth > 0) depth--;
           expectKey = false;
           memberClass = PLAIN;
-        } else if (c === 0x2c) {
+        } else if (c === grammar.Byte.ValueSeparator) {
           expectKey = depth > 0 && depth <= MAX_TRACKED_DEPTH && isObject[depth] === 1;
           memberClass = PLAIN;
         }
@@ -306,56 +292,15 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
   };
 }
 
-/** A 32-bit view of the 4-byte-aligned part of `bytes` (for `skipPlain`), with its first byte index. */
-interface WordView {
-  readonly words: Uint32Array;
-  /** Index in `bytes` of the first byte of `words[0]`. */
-  readonly start: number;
-}
-
-function wordView(bytes: Uint8Array): WordView | undefined {
-  if (bytes.byteLength < 64) return undefined;
-  const start = (4 - (bytes.byteOffset & 3)) & 3;
-  return { words: new Uint32Array(bytes.buffer, bytes.byteOffset + start, (bytes.byteLength - start) >>> 2), start };
-}
-
-const LOW = 0x01010101;
-const HIGH = 0x80808080;
-
-/** True for `"`, `\\`, bytes below 0x20 and non-ASCII bytes: what `skipPlain` stops at. */
-function special(b: number): boolean {
-  return b < 0x20 || b >= 0x80 || b === 0x22 || b === 0x5c;
-}
-
 /**
- * Skips printable ASCII other than `"` and `\\`, and simple two-byte escapes (`\\n`, `\\"`…), from
- * `i`; returns the index of the first other byte (or `n`). Four bytes at a time where aligned
- * (the classic "has a byte below / equal to" word tricks; a hit falls back to the byte loop, so
- * byte order does not matter).
+ * Skips plain string bytes (`grammar.skipStringBytes`, stopping at non-ASCII bytes, whose
+ * UTF-8 is checked here) and simple two-byte escapes (`\\n`, `\\"`…), from `i`; returns the
+ * index of the first other byte (or the end).
  */
-function skipPlain(bytes: Uint8Array, i: number, n: number, view: WordView | undefined): number {
+function skipPlain(bytes: Uint8Array, i: number, words: DataView | undefined): number {
   for (;;) {
-    if (view) {
-      const { words, start } = view;
-      while (i < n && ((i - start) & 3) !== 0 && !special(bytes[i]!)) i++;
-      if (i < n && ((i - start) & 3) === 0) {
-        let w = (i - start) >> 2; // exact: i is on a word boundary here
-        const lastWord = ((n - start) >> 2) - 1;
-        while (w <= lastWord) {
-          const x = words[w]!;
-          const quote = x ^ 0x22222222;
-          const slash = x ^ 0x5c5c5c5c;
-          // A byte >= 0x80, < 0x20, == 0x22 or == 0x5c makes the word special.
-          if (((x | ((x - 0x20202020) & ~x) | ((quote - LOW) & ~quote) | ((slash - LOW) & ~slash)) & HIGH) !== 0) break;
-          w++;
-        }
-        i = start + (w << 2);
-      }
-    }
-    while (i < n && !special(bytes[i]!)) i++;
-    if (i + 1 >= n || bytes[i] !== 0x5c) return Math.min(i, n);
-    const e = bytes[i + 1]!;
-    if (!(e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) return i;
+    i = grammar.skipStringBytes(bytes, i, words, grammar.STOP_MUST_ESCAPE | grammar.STOP_NON_ASCII);
+    if (i + 1 >= bytes.length || bytes[i] !== grammar.Byte.Backslash || grammar.escapedByte(bytes[i + 1]!) === 0) return i;
     i += 2;
   }
 }

@@ -3,16 +3,7 @@
  * needs when a document claims that one of its strings is the text of some bytes.
  * @module
  */
-
-const BACKSLASH = 0x5c;
-/** The byte each single-character escape stands for (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`). */
-const SIMPLE_ESCAPES: Uint8Array = /* @__PURE__ */ (() => {
-  const table = new Uint8Array(128);
-  for (const [letter, byte] of [['"', 0x22], ['\\', 0x5c], ['/', 0x2f], ['b', 0x08], ['f', 0x0c], ['n', 0x0a], ['r', 0x0d], ['t', 0x09]] as const) {
-    table[letter.charCodeAt(0)] = byte;
-  }
-  return table;
-})();
+import * as grammar from './_grammar.ts';
 
 /**
  * True when the string that `token` (a valid JSON string token, quotes included, as raw UTF-8)
@@ -35,9 +26,9 @@ export function tokenEqualsUtf8(token: Uint8Array, bytes: Uint8Array): true | un
   let i = 1;
   let j = 0;
   while (i < end) {
-    if (token[i] !== BACKSLASH) {
+    if (token[i] !== grammar.Byte.Backslash) {
       // A run without escapes is the bytes themselves: compare it at native speed.
-      let runEnd = token.indexOf(BACKSLASH, i);
+      let runEnd = token.indexOf(grammar.Byte.Backslash, i);
       if (runEnd < 0 || runEnd > end) runEnd = end;
       if (!sameBytes(tokenView, i, bytesView, j, runEnd - i)) return undefined;
       j += runEnd - i;
@@ -45,22 +36,17 @@ export function tokenEqualsUtf8(token: Uint8Array, bytes: Uint8Array): true | un
       continue;
     }
     const letter = token[i + 1]!;
-    if (letter !== 0x75) {
-      const simple = letter < 128 ? SIMPLE_ESCAPES[letter]! : 0;
+    if (letter !== grammar.Byte.UnicodeEscape) {
+      const simple = grammar.escapedByte(letter);
       if (simple === 0 || j >= length || bytes[j] !== simple) return undefined;
       i += 2;
       j++;
       continue;
     }
-    let point = hexUnit(token, i + 2);
-    i += 6;
-    if (point >= 0xd800 && point <= 0xdfff) {
-      // Only a high surrogate escape followed by a low one is a character with UTF-8 bytes.
-      const low = point <= 0xdbff && token[i] === BACKSLASH && token[i + 1] === 0x75 ? hexUnit(token, i + 2) : -1;
-      if (low < 0xdc00 || low > 0xdfff) return undefined;
-      point = 0x10000 + ((point - 0xd800) << 10) + (low - 0xdc00);
-      i += 6;
-    }
+    const point = grammar.escapedCodePoint(token, i, end);
+    i += grammar.escapeLength(token, i, point);
+    // A lone surrogate escape is a character without UTF-8 bytes (`escapedCodePoint` joins a pair).
+    if (point >= 0xd800 && point <= 0xdfff) return undefined;
     const matched = matchUtf8(bytes, j, point);
     if (matched === 0) return undefined;
     j += matched;
@@ -75,18 +61,6 @@ function sameBytes(a: DataView, i: number, b: DataView, j: number, n: number): b
   for (const stop = n - 4; k <= stop; k += 4) if (a.getUint32(i + k) !== b.getUint32(j + k)) return false;
   for (; k < n; k++) if (a.getUint8(i + k) !== b.getUint8(j + k)) return false;
   return true;
-}
-
-/** The value of the four hex digits at `at` (-1 if any is not a hex digit). */
-function hexUnit(token: Uint8Array, at: number): number {
-  let value = 0;
-  for (let k = at; k < at + 4; k++) {
-    const c = token[k] ?? 0;
-    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 0x57 : -1;
-    if (digit < 0) return -1;
-    value = (value << 4) | digit;
-  }
-  return value;
 }
 
 /** How many bytes at `bytes[j]` are the UTF-8 encoding of `point` (0 if they are not). */

@@ -6,7 +6,8 @@
  *
  * The grammar is Python's `json.loads` (CPython 3.11 C scanner), not strict RFC 8259: it also
  * accepts `NaN`, `Infinity` and `-Infinity`, keeps `\uD800`-style lone surrogate escapes, and
- * refuses raw control characters in strings. Errors carry CPython's wording and the byte offset.
+ * refuses raw control characters in strings. Its rules live in `_grammar.ts`; this module adds the
+ * order CPython checks them in, its error wording, and the byte offset.
  *
  * Node layout (`SLOTS` = 4 slots, `node` is a slot index):
  * - string: `[TAG_STRING, start, end, flags]` — bytes between the quotes; flags `ESCAPED`, `NON_ASCII`
@@ -19,6 +20,7 @@
  * hostile nesting cannot overflow the call stack), bounded by `maxDepth`, and linear in the input.
  * @module
  */
+import * as grammar from './_grammar.ts';
 import { PYTHON_INT_MAX_STR_DIGITS, type JsonReadError, type JsonReadErrorKind, pythonJsonPosition } from './errors.ts';
 
 export const TAG_OBJECT = 1;
@@ -57,8 +59,8 @@ export interface ScanContext {
   error: ScanError | undefined;
   /** Open containers (slot indices) during a scan. */
   readonly stack: number[];
-  /** `bytes` four at a time (see `wordsOf`), for skipping plain string bytes; undefined when unaligned. */
-  readonly words: Int32Array | undefined;
+  /** `bytes` four bytes at a time (`grammar.wordView`), for skipping plain string bytes. */
+  readonly words: DataView | undefined;
 }
 
 /**
@@ -68,29 +70,7 @@ export interface ScanContext {
  * scanValue(context, 0, 0); // 8
  */
 export function createScanContext(bytes: Uint8Array, maxDepth: number): ScanContext {
-  return { bytes, maxDepth, tape: { data: new Int32Array(SLOTS * 256), length: 0 }, error: undefined, stack: [], words: wordsOf(bytes) };
-}
-
-/**
- * A view of `bytes` as 32-bit words (word i = bytes 4i..4i+3), when `bytes` starts on a 4-byte
- * boundary of its buffer; the last partial word is left out.
- * @example
- * wordsOf(new Uint8Array(10)); // Int32Array of length 2
- */
-export function wordsOf(bytes: Uint8Array): Int32Array | undefined {
-  return bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2) : undefined;
-}
-
-/**
- * Whether any of the four bytes of `word` needs a look inside a string: `"` (0x22), `\` (0x5c),
- * a control character (< 0x20) or a non-ASCII byte (>= 0x80). The usual SWAR tests: for a byte
- * b < 0x80, (b - c) borrows into bit 7 exactly when b < c; a zero byte of (word ^ c) is a byte
- * equal to c. A borrow can only spread upward from a byte that already matched, so "any" is exact.
- */
-function needsLook(word: number): boolean {
-  const quote = word ^ 0x22222222;
-  const backslash = word ^ 0x5c5c5c5c;
-  return ((word | (((word - 0x20202020) | 0) & ~word) | (((quote - 0x01010101) | 0) & ~quote) | (((backslash - 0x01010101) | 0) & ~backslash)) & 0x80808080) !== 0;
+  return { bytes, maxDepth, tape: { data: new Int32Array(SLOTS * 256), length: 0 }, error: undefined, stack: [], words: grammar.wordView(bytes) };
 }
 
 /** Grows the tape to hold `needed` slots, keeping the first `used` (the caller's live length). */
@@ -101,35 +81,6 @@ function grow(tape: Tape, needed: number, used: number): Int32Array {
   data.set(tape.data.subarray(0, used));
   tape.data = data;
   return data;
-}
-
-/** Byte classes for the string fast path: 0 = plain ASCII, anything else needs a look. */
-const STRING_CLASS: Uint8Array = /* @__PURE__ */ (() => {
-  const table = new Uint8Array(256);
-  for (let c = 0; c < 0x20; c++) table[c] = 1;
-  table[0x22] = 1;
-  table[0x5c] = 1;
-  for (let c = 0x80; c < 0x100; c++) table[c] = 1;
-  return table;
-})();
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-function isHex(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
-}
-
-/** Skips JSON whitespace (space, tab, LF, CR: Python's `[ \t\n\r]*`). */
-export function skipWhitespace(bytes: Uint8Array, pos: number): number {
-  const end = bytes.length;
-  while (pos < end) {
-    const c = bytes[pos]!;
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
-    else break;
-  }
-  return pos;
 }
 
 /** A scan error before its message is final (the position suffix costs a pass over the bytes). */
@@ -155,23 +106,13 @@ export function readError(bytes: Uint8Array, error: ScanError): JsonReadError {
   return { kind: error.kind, message, offset: error.offset };
 }
 
-function matches(bytes: Uint8Array, pos: number, word: string): boolean {
-  if (pos + word.length > bytes.length) return false;
-  for (let i = 0; i < word.length; i++) if (bytes[pos + i] !== word.charCodeAt(i)) return false;
-  return true;
-}
-
 /** Length of the valid UTF-8 sequence at `pos` (lead byte >= 0x80), or 0 when invalid. */
 function utf8Length(bytes: Uint8Array, pos: number): number {
   const c = bytes[pos]!;
-  const n = bytes.length;
-  if (c < 0xc2 || c > 0xf4) return 0;
-  const need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
-  if (pos + need >= n) return 0;
+  const need = grammar.utf8ContinuationCount(c);
+  if (need === 0 || pos + need >= bytes.length) return 0;
   const second = bytes[pos + 1]!;
-  const low = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
-  const high = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
-  if (second < low || second > high) return 0;
+  if (second < grammar.utf8SecondByteMin(c) || second > grammar.utf8SecondByteMax(c)) return 0;
   for (let k = 2; k <= need; k++) if ((bytes[pos + k]! & 0xc0) !== 0x80) return 0;
   return need + 1;
 }
@@ -187,36 +128,26 @@ export function scanString(context: ScanContext, quote: number, slot: number): n
   let flags = 0;
   const words = context.words;
   for (;;) {
-    // Plain bytes: one at a time up to a word boundary, then a word at a time, then the rest.
-    while (pos < end && (pos & 3) !== 0 && STRING_CLASS[bytes[pos]!] === 0) pos++;
-    if (words !== undefined && (pos & 3) === 0) {
-      let word = pos >> 2;
-      while (word < words.length && !needsLook(words[word]!)) word++;
-      pos = word << 2;
-    }
-    while (pos < end && STRING_CLASS[bytes[pos]!] === 0) pos++;
+    pos = grammar.skipStringBytes(bytes, pos, words, grammar.STOP_MUST_ESCAPE | grammar.STOP_NON_ASCII);
     if (pos >= end) return scanFail(context, 'syntax', 'Unterminated string starting at', quote);
     const c = bytes[pos]!;
-    if (c === 0x22) break;
-    if (c === 0x5c) {
+    if (c === grammar.Byte.Quote) break;
+    if (c === grammar.Byte.Backslash) {
       flags |= ESCAPED;
       if (pos + 1 >= end) return scanFail(context, 'syntax', 'Unterminated string starting at', quote);
       const e = bytes[pos + 1]!;
-      if (e === 0x75) {
+      if (e === grammar.Byte.UnicodeEscape) {
         // CPython requires the four digits and at least one more character after them.
-        if (pos + 6 >= end) return scanFail(context, 'syntax', 'Invalid \\uXXXX escape', pos + 1);
-        if (!isHex(bytes[pos + 2]!) || !isHex(bytes[pos + 3]!) || !isHex(bytes[pos + 4]!) || !isHex(bytes[pos + 5]!)) {
-          return scanFail(context, 'syntax', 'Invalid \\uXXXX escape', pos + 1);
-        }
+        if (pos + 6 >= end || grammar.hexCodeUnit(bytes, pos + 2) < 0) return scanFail(context, 'syntax', 'Invalid \\uXXXX escape', pos + 1);
         pos += 6;
-      } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      } else if (grammar.escapedByte(e) !== 0) {
         pos += 2;
       } else {
         return scanFail(context, 'syntax', 'Invalid \\escape', pos);
       }
       continue;
     }
-    if (c < 0x20) return scanFail(context, 'syntax', 'Invalid control character at', pos);
+    if (grammar.isControlCharacter(c)) return scanFail(context, 'syntax', 'Invalid control character at', pos);
     const length = utf8Length(bytes, pos);
     // Replaced by the file-level UTF-8 error (Python decodes the whole file before parsing).
     if (length === 0) return scanFail(context, 'utf8', 'invalid UTF-8', pos);
@@ -232,45 +163,30 @@ export function scanString(context: ScanContext, quote: number, slot: number): n
 }
 
 /**
- * Scans a number (or `-Infinity`) starting at `start` into the node at `slot`, with CPython's
- * number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`, the fraction and exponent
- * being taken only when complete (so `1.` is the int `1` followed by a stray `.`).
+ * Scans a number (or `-Infinity`) starting at `start` into the node at `slot` (the number grammar
+ * is `_grammar.ts`'s: an int, then a fraction and an exponent when complete).
  */
 function scanNumber(context: ScanContext, start: number, slot: number): number {
   const bytes = context.bytes;
   const end = bytes.length;
   const data = context.tape.data;
   let pos = start;
-  if (bytes[pos] === 0x2d) {
-    pos++;
-    if (matches(bytes, pos, 'Infinity')) {
+  if (bytes[pos] === grammar.Byte.Minus) {
+    if (grammar.matchesName(bytes, pos, grammar.NEGATIVE_INFINITY_NAME)) {
       data[slot] = TAG_NEG_INFINITY;
       data[slot + 1] = start;
       data[slot + 2] = 0;
       data[slot + 3] = 0;
-      return pos + 8;
+      return pos + grammar.NEGATIVE_INFINITY_NAME.length;
     }
-    if (pos >= end || !isDigit(bytes[pos]!)) return scanFail(context, 'syntax', 'Expecting value', start);
+    pos++;
+    if (pos >= end || !grammar.isDigit(bytes[pos]!)) return scanFail(context, 'syntax', 'Expecting value', start);
   }
-  if (bytes[pos] === 0x30) pos++;
-  else while (pos < end && isDigit(bytes[pos]!)) pos++;
-  let tag = TAG_INT;
-  if (pos + 1 < end && bytes[pos] === 0x2e && isDigit(bytes[pos + 1]!)) {
-    pos += 2;
-    while (pos < end && isDigit(bytes[pos]!)) pos++;
-    tag = TAG_FLOAT;
-  }
-  if (pos < end && (bytes[pos] === 0x65 || bytes[pos] === 0x45)) {
-    let q = pos + 1;
-    if (q < end && (bytes[q] === 0x2b || bytes[q] === 0x2d)) q++;
-    if (q < end && isDigit(bytes[q]!)) {
-      while (q < end && isDigit(bytes[q]!)) q++;
-      pos = q;
-      tag = TAG_FLOAT;
-    }
-  }
+  const integer = grammar.integerEnd(bytes, pos);
+  pos = grammar.fractionExponentEnd(bytes, integer);
+  const tag = pos === integer ? TAG_INT : TAG_FLOAT;
   if (tag === TAG_INT) {
-    const digits = pos - start - (bytes[start] === 0x2d ? 1 : 0);
+    const digits = pos - start - (bytes[start] === grammar.Byte.Minus ? 1 : 0);
     if (digits > PYTHON_INT_MAX_STR_DIGITS) {
       return scanFail(
         context,
@@ -293,11 +209,11 @@ function scanNumber(context: ScanContext, start: number, slot: number): number {
  */
 function scanKey(context: ScanContext, at: number, slot: number): number {
   const bytes = context.bytes;
-  if (at >= bytes.length || bytes[at] !== 0x22) return scanFail(context, 'syntax', 'Expecting property name enclosed in double quotes', at);
+  if (at >= bytes.length || bytes[at] !== grammar.Byte.Quote) return scanFail(context, 'syntax', 'Expecting property name enclosed in double quotes', at);
   let next = scanString(context, at, slot);
   if (next < 0) return -1;
-  next = skipWhitespace(bytes, next);
-  if (next >= bytes.length || bytes[next] !== 0x3a) return scanFail(context, 'syntax', "Expecting ':' delimiter", next);
+  next = grammar.skipWhitespace(bytes, next);
+  if (next >= bytes.length || bytes[next] !== grammar.Byte.NameSeparator) return scanFail(context, 'syntax', "Expecting ':' delimiter", next);
   return next + 1;
 }
 
@@ -320,38 +236,38 @@ export function scanValue(context: ScanContext, start: number, baseDepth: number
 
   value: for (;;) {
     // A value is expected at pos. Room for two nodes (a key and a value) is made here.
-    pos = skipWhitespace(bytes, pos);
+    pos = grammar.skipWhitespace(bytes, pos);
     if (len + 2 * SLOTS > data.length) data = grow(tape, len + 2 * SLOTS, len);
     if (pos >= end) {
       pos = scanFail(context, 'syntax', 'Expecting value', pos);
       break value;
     }
     const c = bytes[pos]!;
-    if (c === 0x22) {
+    if (c === grammar.Byte.Quote) {
       pos = scanString(context, pos, len);
       if (pos < 0) break value;
       len += SLOTS;
-    } else if (c === 0x7b || c === 0x5b) {
+    } else if (c === grammar.Byte.BeginObject || c === grammar.Byte.BeginArray) {
       if (baseDepth + depth + 1 > context.maxDepth) {
-        const what = c === 0x7b ? 'object' : 'array';
+        const what = c === grammar.Byte.BeginObject ? 'object' : 'array';
         pos = scanFail(context, 'depth', `maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`, pos);
         break value;
       }
-      data[len] = c === 0x7b ? TAG_OBJECT : TAG_ARRAY;
+      data[len] = c === grammar.Byte.BeginObject ? TAG_OBJECT : TAG_ARRAY;
       data[len + 1] = 0;
       data[len + 2] = 0;
       data[len + 3] = pos;
       stack.push(len);
       depth++;
       len += SLOTS;
-      pos = skipWhitespace(bytes, pos + 1);
-      if (pos < end && bytes[pos] === (c === 0x7b ? 0x7d : 0x5d)) {
+      pos = grammar.skipWhitespace(bytes, pos + 1);
+      if (pos < end && bytes[pos] === (c === grammar.Byte.BeginObject ? grammar.Byte.EndObject : grammar.Byte.EndArray)) {
         // An empty container is a complete value.
         pos++;
         stack.pop();
         depth--;
         data[len - SLOTS + 2] = len;
-      } else if (c === 0x5b) {
+      } else if (c === grammar.Byte.BeginArray) {
         continue value;
       } else {
         pos = scanKey(context, pos, len);
@@ -359,14 +275,14 @@ export function scanValue(context: ScanContext, start: number, baseDepth: number
         len += SLOTS;
         continue value;
       }
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    } else if (c === grammar.Byte.Minus || grammar.isDigit(c)) {
       pos = scanNumber(context, pos, len);
       if (pos < 0) break value;
       len += SLOTS;
     } else {
-      const tag = c === 0x74 ? TAG_TRUE : c === 0x66 ? TAG_FALSE : c === 0x6e ? TAG_NULL : c === 0x4e ? TAG_NAN : c === 0x49 ? TAG_INFINITY : 0;
-      const word = LITERALS[tag];
-      if (word === undefined || !matches(bytes, pos, word)) {
+      const tag = LITERAL_TAGS[c]!;
+      const word = LITERAL_NAMES[tag];
+      if (word === undefined || !grammar.matchesName(bytes, pos, word)) {
         pos = scanFail(context, 'syntax', 'Expecting value', pos);
         break value;
       }
@@ -386,21 +302,21 @@ export function scanValue(context: ScanContext, start: number, baseDepth: number
       }
       const top = stack[stack.length - 1]!;
       data[top + 1]!++;
-      pos = skipWhitespace(bytes, pos);
+      pos = grammar.skipWhitespace(bytes, pos);
       const d = pos < end ? bytes[pos]! : -1;
       const isArray = data[top] === TAG_ARRAY;
-      if (d === 0x2c) {
+      if (d === grammar.Byte.ValueSeparator) {
         if (isArray) {
           pos++;
           continue value;
         }
         if (len + 2 * SLOTS > data.length) data = grow(tape, len + 2 * SLOTS, len);
-        pos = scanKey(context, skipWhitespace(bytes, pos + 1), len);
+        pos = scanKey(context, grammar.skipWhitespace(bytes, pos + 1), len);
         if (pos < 0) break value;
         len += SLOTS;
         continue value;
       }
-      if (d !== (isArray ? 0x5d : 0x7d)) {
+      if (d !== (isArray ? grammar.Byte.EndArray : grammar.Byte.EndObject)) {
         pos = scanFail(context, 'syntax', "Expecting ',' delimiter", pos);
         break value;
       }
@@ -416,5 +332,21 @@ export function scanValue(context: ScanContext, start: number, baseDepth: number
   return -1;
 }
 
-/** Literal words by tag (numbers and strings are scanned separately). */
-const LITERALS: readonly (string | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, 'true', 'false', 'null', 'NaN', 'Infinity'];
+/** `LITERAL_NAMES[tag]`: the name a literal node was read from (`-Infinity` is scanned as a number). */
+export const LITERAL_NAMES: readonly (string | undefined)[] = /* @__PURE__ */ (() => {
+  const names: (string | undefined)[] = new Array<string | undefined>(TAG_NEG_INFINITY + 1).fill(undefined);
+  names[TAG_TRUE] = grammar.TRUE_NAME;
+  names[TAG_FALSE] = grammar.FALSE_NAME;
+  names[TAG_NULL] = grammar.NULL_NAME;
+  names[TAG_NAN] = grammar.NAN_NAME;
+  names[TAG_INFINITY] = grammar.INFINITY_NAME;
+  names[TAG_NEG_INFINITY] = grammar.NEGATIVE_INFINITY_NAME;
+  return names;
+})();
+
+/** `LITERAL_TAGS[c]`: the literal tag a value starting with byte `c` can only be (0: none). */
+const LITERAL_TAGS: Uint8Array = /* @__PURE__ */ (() => {
+  const tags = new Uint8Array(256);
+  for (const tag of [TAG_TRUE, TAG_FALSE, TAG_NULL, TAG_NAN, TAG_INFINITY]) tags[LITERAL_NAMES[tag]!.charCodeAt(0)] = tag;
+  return tags;
+})();

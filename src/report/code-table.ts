@@ -2,7 +2,7 @@
  * Shapes of the finding-code tables. Each format keeps its codes in `src/formats/<id>/codes.ts`,
  * in two tables over the same keys (the compiler holds them equal): the verdict dimension each
  * code fails, which verification needs, and a one-line summary, which only documentation needs,
- * so that bundles of the verifiers carry no summaries. `codes.ts` joins them.
+ * so that bundles of the verifiers carry no summaries. `src/codes.ts` joins them.
  * @module
  */
 import type { Dimension } from './types.ts';

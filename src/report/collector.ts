@@ -3,8 +3,10 @@
  * (docs/architecture.md, 'Report everything, then decide').
  * @module
  */
-import { dimensionOf, type FindingCode } from './codes.ts';
-import type { Dimension, DimensionVerdict, Finding, FormatId, Overall, Report, Severity, Verdicts } from './types.ts';
+import type { Dimension, DimensionVerdict, Finding, Overall, Report, Severity, Verdicts } from './types.ts';
+
+/** A finding code (the closed list is joined in `src/codes.ts`, which hands the collector its dimensions). */
+type FindingCode = Finding['code'];
 
 /** Extra fields a finding may carry beyond code, path and message. */
 export interface FindingExtras {
@@ -38,14 +40,16 @@ export interface FindingCollector {
 }
 
 /**
- * Creates a collector bounded by `maxFindings`. With `strict`, every warning is recorded as an
- * error (the CLI's `--strict`); `compat` text is kept unchanged, so compat output never moves.
+ * Creates a collector bounded by `maxFindings`, which tells each code's dimension with
+ * `dimensionOf`. With `strict`, every warning is recorded as an error (the CLI's `--strict`);
+ * `compat` text is kept unchanged, so compat output never moves.
  * @example
- * const c = createCollector({ maxFindings: 100 });
+ * const c = createCollector({ maxFindings: 100, dimensionOf });
  * c.add('input.empty', '$', 'empty input');
  * c.hasErrors; // true
  */
-export function createCollector(options: { maxFindings: number; strict?: boolean }): FindingCollector {
+export function createCollector(options: { maxFindings: number; strict?: boolean; dimensionOf: (code: FindingCode) => Dimension }): FindingCollector {
+  const { dimensionOf } = options;
   const findings: Finding[] = [];
   const errorsByDimension = new Map<Dimension, number>();
   let dropped = 0;
@@ -94,14 +98,16 @@ export function createCollector(options: { maxFindings: number; strict?: boolean
   };
 }
 
-export interface ReportParts {
-  readonly format: FormatId | null;
-  readonly kind: string | null;
+/** What a report is built from; `R` is the kind of report (`ReportOf<'zaxy'>`, say), which types its details. */
+export interface ReportParts<R extends Report = Report> {
+  readonly format: R['format'];
+  readonly kind: R['kind'];
   readonly input: string;
   readonly checked: CheckedDimensions;
-  readonly details?: Record<string, unknown>;
+  readonly details?: R['details'];
   readonly bytesRead: number;
-  readonly startedAt: number;
+  /** Milliseconds the verification took. */
+  readonly durationMs: number;
 }
 
 function dimensionVerdict(collector: FindingCollector, dimension: Exclude<Dimension, 'input'>, checked: CheckedDimensions): DimensionVerdict {
@@ -114,7 +120,7 @@ function dimensionVerdict(collector: FindingCollector, dimension: Exclude<Dimens
  * `overall` is `error` when an `input` finding is an error, else `fail` when any error exists,
  * else `pass`. A dimension never examined stays `not-checked`, even when nothing failed.
  */
-export function buildReport(collector: FindingCollector, parts: ReportParts): Report {
+export function buildReport<R extends Report = Report>(collector: FindingCollector, parts: ReportParts<R>): R {
   const verdicts: Verdicts = Object.freeze({
     structure: dimensionVerdict(collector, 'structure', parts.checked),
     integrity: dimensionVerdict(collector, 'integrity', parts.checked),
@@ -130,11 +136,6 @@ export function buildReport(collector: FindingCollector, parts: ReportParts): Re
     input: parts.input,
     findings: Object.freeze([...collector.findings]),
     details: Object.freeze({ ...(parts.details ?? {}) }),
-    stats: Object.freeze({ bytes_read: parts.bytesRead, duration_ms: Math.max(0, now() - parts.startedAt) }),
-  });
-}
-
-/** Monotonic milliseconds where available (workerd freezes Date during a request). */
-export function now(): number {
-  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+    stats: Object.freeze({ bytes_read: parts.bytesRead, duration_ms: parts.durationMs }),
+  }) as R;
 }

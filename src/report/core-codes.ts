@@ -31,6 +31,9 @@ export const CORE_CODES = /* @__PURE__ */ Object.freeze({
   'kit.unsigned_format': 'authenticity',
 } satisfies DimensionTable);
 
+/** A finding code of the core (input, limits, gzip, the kit itself). */
+export type CoreCode = keyof typeof CORE_CODES;
+
 /** What each code means, one line (the README's table; `CODES` joins them with the dimensions). */
 export const CORE_CODE_SUMMARIES = /* @__PURE__ */ Object.freeze({
   'input.unreadable': 'The input could not be read (I/O error, aborted, or not valid as text).',

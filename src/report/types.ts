@@ -3,7 +3,11 @@
  * JSON-serialisable, frozen.
  * @module
  */
-import type { FindingCode } from './codes.ts';
+import type { AgentHistoryDetails, AgentHistorySchema } from '../formats/agent-history/details.ts';
+import type { AgentxchainDetails } from '../formats/agentxchain/details.ts';
+import type { CodexExecDetails } from '../formats/codex-exec/details.ts';
+import type { ZaxyBundleDetails, ZaxySubsetDetails, ZaxyUnreadDetails, ZaxyUnsignedDetails } from '../formats/zaxy/details.ts';
+import type { FindingCode } from '../codes.ts';
 
 /** Format ids the kit knows; one folder under `src/formats/` each. */
 export type FormatId = 'agentxchain' | 'zaxy' | 'agent-history' | 'codex-exec';
@@ -32,7 +36,7 @@ export interface Finding {
   readonly severity: Severity;
   /**
    * The exact text the reference tool prints for this problem, when the reference reports it
-   * (AgentXchain's error string, Zaxy's reason). Compat serializers use only these.
+   * (AgentXchain's error string, Zaxy's reason). Compat serializers print only these texts.
    */
   readonly compat?: string;
   readonly expected?: string;
@@ -47,17 +51,45 @@ export interface Verdicts {
   readonly trust: DimensionVerdict;
 }
 
-export interface Report {
+/**
+ * What every report holds, whatever the format: `format` says which details it carries (see
+ * `Report`), and every string in the details may come from the artifact.
+ */
+export interface ReportShape<Format extends FormatId | null, Kind extends string | null, Details> {
   readonly overall: Overall;
   readonly verdicts: Verdicts;
-  readonly format: FormatId | null;
+  readonly format: Format;
   /** e.g. `agentxchain_run_export`, `zaxy.portable.v1`, `zaxy.subset`, `impl-2.0`. */
-  readonly kind: string | null;
+  readonly kind: Kind;
   /** File name, URL, or `stdin` / `bytes`. */
   readonly input: string;
   /** Every problem found, in the order found, at most `limits.maxFindings` (+1 `limit.findings`). */
   readonly findings: readonly Finding[];
-  /** Format facts: file_count, algorithm, public_key, merkle_root, line_count, bytes_in/out … */
-  readonly details: Readonly<Record<string, unknown>>;
+  /** The format's facts (README, 'The report'): file table, signer, counts, bytes in and out … */
+  readonly details: Details;
   readonly stats: { readonly bytes_read: number; readonly duration_ms: number };
 }
+
+/** The details of a report whose format is unknown (`format: null`): none. */
+export type UnknownFormatDetails = Readonly<Record<string, never>>;
+
+/**
+ * A verification report, discriminated on `format` (and, for Zaxy, on `kind`): narrowing
+ * `report.format` gives `report.details` its format's type.
+ */
+export type Report =
+  | ReportShape<'agentxchain', string | null, AgentxchainDetails>
+  | ReportShape<'zaxy', 'zaxy.portable.v1', ZaxyBundleDetails>
+  | ReportShape<'zaxy', 'zaxy.subset', ZaxySubsetDetails>
+  | ReportShape<'zaxy', 'zaxy.export.unsigned.v1', ZaxyUnsignedDetails>
+  | ReportShape<'zaxy', null, ZaxyUnreadDetails>
+  | ReportShape<'agent-history', AgentHistorySchema | null, AgentHistoryDetails>
+  | ReportShape<'codex-exec', 'exec-jsonl', CodexExecDetails>
+  | ReportShape<null, null, UnknownFormatDetails>;
+
+/**
+ * The reports of one format, e.g. `ReportOf<'zaxy'>`.
+ * @example
+ * function fileCount(report: ReportOf<'agentxchain'>): number | undefined { return report.details.file_count; }
+ */
+export type ReportOf<Format extends FormatId | null> = Extract<Report, { readonly format: Format }>;

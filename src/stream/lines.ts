@@ -18,8 +18,7 @@
  * @module
  */
 import { StreamProblem } from './problem.ts';
-import { nextTurn } from './turn.ts';
-import { now } from '../report/collector.ts';
+import { nextTurn, now } from './turn.ts';
 
 /** What is known about a line once it ended. */
 export interface LineEnd {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Limits } from '../limits.ts';
-import type { GunzipFactory } from './gunzip.ts';
+import type { GunzipFactory } from './gunzip/index.ts';
 import { toByteStream, type VerifyInput } from './input.ts';
 import { peek } from './peek.ts';
 import { StreamProblem } from './problem.ts';
@@ -82,7 +82,7 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
   const raw = first.stream;
 
   // Loaded only for gzip input, so a plain-JSON consumer never pulls fflate in.
-  const gunzip = gzip ? (options.gunzip ?? (await import('./gunzip-native.ts')).defaultGunzip) : undefined;
+  const gunzip = gzip ? (options.gunzip ?? (await import('./gunzip/index.ts')).defaultGunzip) : undefined;
   const decompressed = gunzip ? pumpThrough(raw, gunzip({ limits, counters })) : raw;
   const counting = gzip
     ? decompressed

@@ -4,7 +4,10 @@
  * the lines or bytes delivered before it are still verified.
  * @module
  */
-import type { FindingCode } from '../report/codes.ts';
+import type { CoreCode } from '../report/core-codes.ts';
+
+/** The codes a stream raises: the container's (`gzip.*`), the input's (`input.*`) and the limits (`limit.*`). */
+export type StreamProblemCode = Extract<CoreCode, `gzip.${string}` | `input.${string}` | `limit.${string}`>;
 
 export class StreamProblem extends Error {
   override readonly name = 'StreamProblem';
@@ -14,7 +17,7 @@ export class StreamProblem extends Error {
    * @param offset byte offset in the compressed input where the problem was seen, when known
    */
   constructor(
-    readonly code: FindingCode,
+    readonly code: StreamProblemCode,
     message: string,
     readonly offset?: number,
   ) {

@@ -1,5 +1,6 @@
 /**
- * Yielding to the event loop (a macrotask, not a microtask) from a loop that reads a stream.
+ * Event-loop timing: yielding to the event loop (a macrotask, not a microtask) from a loop that
+ * reads a stream, and the clock that says when a loop has worked long enough to yield.
  *
  * A reader whose chunks are already queued gets each one as a microtask, so it can run for the
  * whole input without letting the event loop turn. Work that other threads finished meanwhile
@@ -27,4 +28,14 @@ export function nextTurn(): Promise<void> {
     };
     channel.port2.postMessage(null);
   });
+}
+
+/**
+ * Monotonic milliseconds where available (workerd freezes Date during a request).
+ * @example
+ * const started = now();
+ * if (now() - started > 50) await nextTurn();
+ */
+export function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
 }

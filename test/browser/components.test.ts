@@ -139,12 +139,13 @@ describe('<verify-export> verdicts', () => {
     const files = root.querySelector('[part="file-table"]');
     assert(files, 'file table rendered');
     const rows = files.querySelectorAll('tbody tr');
-    const expectedRows = (report.details['files'] as unknown[]).length;
+    assert(report.format === 'agentxchain' && report.details.files !== undefined && report.details.repos !== undefined, 'an AgentXchain report with files and repos');
+    const expectedRows = report.details.files.length;
     assert(rows.length === Math.min(expectedRows, INITIAL_ROWS) && rows.length > 0, `file table has ${rows.length} rows for ${expectedRows} files`);
     const firstHash = rows[0]!.querySelectorAll('td')[3]!.textContent!.trim();
     assert(/^[0-9a-f]{12}$/.test(firstHash), `short sha256 shown: ${firstHash}`);
     const repos = root.querySelector('[part="repo-table"]');
-    assert(repos && repos.querySelectorAll('tbody tr').length === (report.details['repos'] as unknown[]).length, 'one repo row per nested repo');
+    assert(repos && repos.querySelectorAll('tbody tr').length === report.details.repos.length, 'one repo row per nested repo');
     const dims = root.querySelectorAll('[part="dimensions"] .dimension');
     assert(dims.length === 4, 'four dimensions shown');
     assert(root.querySelector('[part="dimensions"]')!.textContent!.includes('no key pinned'), 'trust says no key pinned');
@@ -155,10 +156,11 @@ describe('<verify-export> verdicts', () => {
     const report = await verifyFile(element, await fixtureBytes('agentxchain/real-badstate-manyfiles.json'), 'real-badstate-manyfiles.json');
     await element.updateComplete;
     const table = () => shadow(element).querySelectorAll('[part="file-table"] tbody tr');
-    const total = (report.details['files'] as unknown[]).length;
+    assert(report.format === 'agentxchain' && report.details.files !== undefined, 'an AgentXchain report with files');
+    const total = report.details.files.length;
     assert(total > INITIAL_ROWS, `fixture has ${total} files`);
     assert(table().length === INITIAL_ROWS, `first ${INITIAL_ROWS} rows drawn, not ${table().length}`);
-    const statuses = (report.details['files'] as { status: string }[]).map((file) => file.status);
+    const statuses = report.details.files.map((file) => file.status);
     const problems = statuses.filter((status) => status === 'mismatch' || status === 'invalid').length;
     const shownStatuses = [...table()].map((row) => row.getAttribute('data-status'));
     assert(shownStatuses.slice(0, problems).every((status) => status === 'mismatch' || status === 'invalid'), 'problem rows come first');
@@ -175,10 +177,11 @@ describe('<verify-export> verdicts', () => {
     await element.updateComplete;
     const fact = (label: string) =>
       [...shadow(element).querySelectorAll('[part="details"] dt')].find((dt) => dt.textContent === label)?.nextElementSibling?.textContent?.trim();
-    assert(fact('Lines') === String(report.details['line_count']), `line count shown: ${fact('Lines')}`);
-    assert(fact('Sessions') === String(report.details['session_count']), 'session count shown');
+    assert(report.format === 'agent-history', 'an agent-history report');
+    assert(fact('Lines') === String(report.details.line_count), `line count shown: ${fact('Lines')}`);
+    assert(fact('Sessions') === String(report.details.session_count), 'session count shown');
     assert(fact('Compressed') === 'yes (gzip)', 'gzip input is said to be compressed');
-    const types = Object.keys(report.details['records_by_type'] as object);
+    const types = Object.keys(report.details.records_by_type);
     assert(shadow(element).querySelectorAll('[part="record-table"] tbody tr').length === types.length, 'one row per record type');
   });
 
@@ -216,10 +219,11 @@ describe('<verify-export> verdicts', () => {
     await element.updateComplete;
     const signer = shadow(element).querySelector('[part="signer"]')?.textContent ?? '';
     assert(signer.includes('ed25519'), 'algorithm shown');
-    assert(signer.includes(report.details['fingerprint'] as string), 'key fingerprint shown');
+    assert(report.format === 'zaxy' && report.kind === 'zaxy.portable.v1' && report.details.fingerprint !== null, 'a signed bundle with a key fingerprint');
+    assert(signer.includes(report.details.fingerprint), 'key fingerprint shown');
     assert(signer.includes('yes: matches the pinned key'), 'pinned key stated');
     const rows = shadow(element).querySelectorAll('[part="entry-table"] tbody tr');
-    assert(rows.length === report.details['entry_count'], `${rows.length} entry rows`);
+    assert(rows.length === report.details.entry_count, `${rows.length} entry rows`);
     element.expectPublicKey = null; // changing the pin verifies again
     const unpinned = await next<Report>(element, 'verify-export:result');
     await element.updateComplete;
@@ -233,7 +237,8 @@ describe('<verify-export> verdicts', () => {
     element.expectPublicKey = subset!.pin!;
     const report = await verifyFile(element, await fixtureBytes('zaxy/subset-ed25519-n5-tamper-sibling-flipped.json'), 'subset.json');
     await element.updateComplete;
-    const disclosed = report.details['disclosed'] as { proof_depth: number; included: boolean | null }[];
+    assert(report.format === 'zaxy' && report.kind === 'zaxy.subset', 'a disclosed subset');
+    const disclosed = report.details.disclosed;
     const rows = [...shadow(element).querySelectorAll('[part="entry-table"] tbody tr')];
     assert(rows.length === disclosed.length && rows.length > 0, 'one row per disclosed entry');
     rows.forEach((row, k) => assert(row.querySelectorAll('td')[4]!.textContent!.trim() === String(disclosed[k]!.proof_depth), `proof depth of row ${k}`));
@@ -295,7 +300,8 @@ describe('<verify-export> verdicts', () => {
     const report = await verifyFile(element, await fixtureBytes('zaxy/signed-ed25519-n8.json'), 'bundle.json');
     await element.updateComplete;
     const root = shadow(element);
-    const entries = report.details['entries'] as { grain: string }[];
+    assert(report.format === 'zaxy' && report.kind === 'zaxy.portable.v1', 'a signed bundle');
+    const entries = report.details.entries;
     const grain = root.querySelector<HTMLSelectElement>('[part="disclosure"] select')!;
     grain.value = 'event';
     grain.dispatchEvent(new Event('change'));

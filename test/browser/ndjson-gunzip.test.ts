@@ -1,10 +1,9 @@
-// The browser's default decompressor (src/stream/gunzip-native.ts on DecompressionStream) keeps
-// the gzip error contract of the fflate one (src/stream/gunzip.ts): same output for good input,
-// same codes for damaged input, every chunking alike.
+// The browser's default decompressor (src/stream/gunzip/native.ts on DecompressionStream) keeps
+// the gzip error contract of the fflate one (src/stream/gunzip/members.ts): same output for good
+// input, same codes for damaged input, every chunking alike.
 import { gzipSync } from 'fflate';
 import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../../src/limits.ts';
-import { gunzipStream, type GunzipFactory } from '../../src/stream/gunzip.ts';
-import { nativeGunzipStream, nativeGunzipUsable } from '../../src/stream/gunzip-native.ts';
+import { gunzipStream, nativeGunzipStream, nativeGunzipUsable, type GunzipFactory } from '../../src/stream/gunzip/index.ts';
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);

@@ -51,7 +51,8 @@ describe('Zaxy verifier in Chromium', () => {
       const detected = await verify(bytes, c.expect_public_key === null ? {} : { expectPublicKey: c.expect_public_key });
       assert(detected.format === 'zaxy' && JSON.stringify(toZaxyJson(detected)) === JSON.stringify(answer), `${c.file}: detection`);
       if (c.zaxy_entry_ids !== undefined && c.shape === 'unsigned') {
-        const ids = (report.details['entries'] as { id: string }[]).map((entry) => entry.id);
+        assert(report.kind === 'zaxy.export.unsigned.v1', `${c.file}: an unsigned envelope`);
+        const ids = report.details.entries.map((entry) => entry.id);
         assert(JSON.stringify(ids) === JSON.stringify(c.zaxy_entry_ids), `${c.file}: entry ids`);
       }
     }
@@ -102,6 +103,6 @@ describe('Zaxy verifier in Chromium', () => {
     assert(result.ok && result.indices.length > 0, 'semantic entries disclosed');
     const report = await verifyZaxy(result.json);
     assert(toZaxyJson(report).ok, `subset verifies: ${JSON.stringify(toZaxyJson(report))}`);
-    assert(report.kind === 'zaxy.subset' && report.details['disclosed_count'] === result.indices.length, 'subset facts');
+    assert(report.kind === 'zaxy.subset' && report.details.disclosed_count === result.indices.length, 'subset facts');
   });
 });

@@ -101,7 +101,7 @@ describe('<verify-export> bundle budgets', () => {
     const size = gzipTotal(graph, needed);
     // Counting every dynamic import below the verifier includes gunzip (a .json.gz export); a plain
     // .json export loads the rest only.
-    const gunzip = graph.chunkOf('src/stream/gunzip-native.ts');
+    const gunzip = graph.chunkOf('src/stream/gunzip/index.ts');
     t.diagnostic(`AgentXchain path (shell + report view + worker + verifier + SHA-256 + gunzip): ${kb(size)} gzip in ${needed.size} chunk(s)`);
     t.diagnostic(`  of which gunzip (only for .json.gz): ${kb(gzipTotal(graph, [gunzip]))}; plain .json: ${kb(size - gzipTotal(graph, [gunzip]))}`);
     assert.ok(size <= AGENTXCHAIN_BUDGET, `AgentXchain path is ${kb(size)}`);

@@ -59,6 +59,6 @@ describe('NDJSON streaming (Node)', () => {
     const report = await verifyCodexExec(bytes, { limits: { maxLineBytes: 2000 } });
     const long = report.findings.filter((f) => f.code === 'limit.line_bytes');
     assert.ok(long.length > 0 && long.every((f) => /^line \d+$/.test(f.path)));
-    assert.equal(report.details['line_count'], 13);
+    assert.equal(report.details.line_count, 13);
   });
 });

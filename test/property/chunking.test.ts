@@ -12,7 +12,7 @@ import { verifyCodexExec } from '../../src/formats/codex-exec/index.ts';
 import type { Report } from '../../src/report/types.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 
-type Verifier = typeof verifyAgentHistory;
+type Verifier = (input: Uint8Array | ReadableStream<Uint8Array>, options: { name: string }) => Promise<Report>;
 
 const CASES: [string, string, Verifier][] = [
   ['agent-history', 'design-small.ndjson.gz', verifyAgentHistory],

@@ -1,10 +1,21 @@
 // Merkle properties (docs/zaxy.md, 'Merkle tree'): for random trees of 1..300 leaves, every
 // inclusion proof verifies; flipping any bit of the leaf, of any proof sibling, or of the root
-// makes it fail; changing a side from "L" to anything else (or back) makes it fail.
+// makes it fail; changing a side from "L" to anything else (or back) makes it fail. Both folds the
+// Zaxy verifier decides with are held to this: `rootFromInclusionProof` (proofs of any shape) and
+// `rootFromPackedProof` (proofs read straight from the document, siblings packed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { inclusionProof, MerkleFold, merkleRoot, type ProofStep, verifyInclusion } from '../../src/crypto/merkle.ts';
+import {
+  bytesEqual,
+  inclusionProof,
+  MerkleFold,
+  merkleRoot,
+  type ProofStep,
+  rootFromInclusionProof,
+  rootFromPackedProof,
+  verifyInclusion,
+} from '../../src/crypto/merkle.ts';
 import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
 
 const tree = fc.integer({ min: 1, max: 300 }).chain((n) =>
@@ -65,6 +76,55 @@ test('flipping any bit of the leaf, a sibling, or the root fails; so does changi
         assert.equal(verifyInclusion(leaf, side, root, sha256).ok, false, 'side');
         assert.equal(verifyInclusion(leaf, proof.slice(0, -1), root, sha256).ok, false, 'truncated');
         assert.equal(verifyInclusion(leaf, [...proof, proof[0]!], root, sha256).ok, false, 'extended');
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+/** A proof as the verifier packs it: siblings back to back, one side letter per step. */
+function pack(proof: readonly ProofStep[]): { siblings: Uint8Array; sides: string } {
+  const siblings = new Uint8Array(32 * proof.length);
+  proof.forEach((step, k) => siblings.set(step.sibling, 32 * k));
+  return { siblings, sides: proof.map((step) => (step.side === 'L' ? 'L' : 'R')).join('') };
+}
+
+test('the packed fold and rootFromInclusionProof give merkleRoot for every index of a random tree', () => {
+  fc.assert(
+    fc.property(tree, ({ leaves }) => {
+      const root = merkleRoot(leaves, sha256);
+      for (let i = 0; i < leaves.length; i++) {
+        const proof = inclusionProof(leaves, i, sha256);
+        const { siblings, sides } = pack(proof);
+        assert.deepEqual(rootFromInclusionProof(leaves[i]!, proof, sha256), root, `index ${i}`);
+        assert.deepEqual(rootFromPackedProof(leaves[i]!, siblings, sides, sha256), root, `index ${i}, packed`);
+      }
+    }),
+    { numRuns: 25 },
+  );
+});
+
+test('the packed fold: flipping any bit of the leaf or a sibling, or any side, changes the root', () => {
+  fc.assert(
+    fc.property(tree, ({ leaves, index, bit, step }) => {
+      const root = merkleRoot(leaves, sha256);
+      const { siblings, sides } = pack(inclusionProof(leaves, index, sha256));
+      const leaf = leaves[index]!;
+      const holds = (l: Uint8Array, s: Uint8Array, d: string): boolean =>
+        bytesEqual(rootFromPackedProof(l, s, d, sha256), root);
+      assert.equal(holds(leaf, siblings, sides), true);
+      assert.equal(holds(flip(leaf, bit), siblings, sides), false, 'leaf bit');
+      if (sides.length > 0) {
+        const k = step % sides.length;
+        assert.equal(holds(leaf, flip(siblings, 256 * k + bit), sides), false, 'sibling bit');
+        const side = sides.slice(0, k) + (sides[k] === 'L' ? 'R' : 'L') + sides.slice(k + 1);
+        assert.equal(holds(leaf, siblings, side), false, 'side');
+        // Only "L" is special: any other letter is a right sibling, like "R".
+        const renamed = sides.slice(0, k) + (sides[k] === 'L' ? 'L' : 'X') + sides.slice(k + 1);
+        assert.equal(holds(leaf, siblings, renamed), true, 'another letter for R');
+        assert.equal(holds(leaf, siblings, sides.slice(0, -1)), false, 'truncated');
+        const longer = new Uint8Array([...siblings, ...siblings.subarray(0, 32)]);
+        assert.equal(holds(leaf, longer, sides + sides[0]), false, 'extended');
       }
     }),
     { numRuns: 300 },

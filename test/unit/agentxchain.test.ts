@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { nodeSha256 } from '../../bin/node-sha256.ts';
 import { toAgentxchainJson, verifyAgentxchain } from '../../src/formats/agentxchain/index.ts';
 import type { VerifyOptions } from '../../src/options.ts';
-import type { Finding, Report } from '../../src/report/types.ts';
+import type { Finding, Report, ReportOf } from '../../src/report/types.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -18,7 +18,7 @@ function fixture(file: string): Json {
   return JSON.parse(readFileSync(fixturePath('agentxchain', file), 'utf8')) as Json;
 }
 
-function verifyJson(artifact: unknown, options: VerifyOptions = {}): Promise<Report> {
+function verifyJson(artifact: unknown, options: VerifyOptions = {}): Promise<ReportOf<'agentxchain'>> {
   return verifyAgentxchain(new TextEncoder().encode(JSON.stringify(artifact)), { sha256: nodeSha256, name: 'x.json', ...options });
 }
 
@@ -71,7 +71,7 @@ test('nested child exports: findings under $.repos[id].export with the repos.<id
   const finding = find(report, 'agentxchain.file_sha256_mismatch');
   assert.equal(finding.path, '$.repos["w.e\\"b"].export.files[".agentxchain/state.json"].sha256');
   assert.equal(finding.compat, `repos.${id}.export: files..agentxchain/state.json: sha256 does not match content_base64`);
-  const rows = report.details['repos'] as { id: string; overall: string }[];
+  const rows = report.details.repos ?? [];
   assert.deepEqual(rows.map((r) => [r.id, r.overall]), [['api', 'pass'], ['broken', 'not-checked'], [id, 'fail']]);
 });
 
@@ -167,7 +167,7 @@ function nestedCoordinators(levels: number): string {
   return head.repeat(levels) + leaf + '}}}'.repeat(levels);
 }
 
-function verifyText(text: string, options: VerifyOptions = {}): Promise<Report> {
+function verifyText(text: string, options: VerifyOptions = {}): Promise<ReportOf<'agentxchain'>> {
   return verifyAgentxchain(new TextEncoder().encode(text), { sha256: nodeSha256, name: 'x.json', ...options });
 }
 
@@ -193,7 +193,7 @@ test('the kit\'s warnings: skipped integrity per null-content entry and one unsi
   assert.ok(skipped.length >= 3 && skipped.every((f) => f.severity === 'warning' && f.compat === undefined && f.path.endsWith('.content_base64')));
   assert.equal(report.findings.filter((f) => f.code === 'kit.unsigned_format').length, 1);
   assert.deepEqual(report.verdicts, { structure: 'pass', integrity: 'pass', authenticity: 'not-checked', trust: 'not-checked' });
-  const rows = report.details['files'] as { path: string; status: string }[];
+  const rows = report.details.files ?? [];
   assert.equal(rows.filter((r) => r.status === 'skipped').length, skipped.length);
 
   const strict = await verifyAgentxchain(bytes, { sha256: nodeSha256, name: 'real-bounded.json', strict: true });
@@ -213,12 +213,12 @@ test('maxFindings drops findings but never turns the compat verdict into a pass'
 test('details: one row per file with its status, kind and counts', async () => {
   const report = await verifyAgentxchain(readFileSync(fixturePath('agentxchain', 'file-sha-flip.json')), { sha256: nodeSha256 });
   assert.equal(report.kind, 'agentxchain_run_export');
-  assert.equal(report.details['file_count'], 25);
-  assert.equal(report.details['repo_count'], 0);
-  const rows = report.details['files'] as { path: string; format: string; bytes: number; sha256: string; status: string }[];
+  assert.equal(report.details.file_count, 25);
+  assert.equal(report.details.repo_count, 0);
+  const rows = report.details.files ?? [];
   assert.equal(rows.length, 25);
   assert.deepEqual(rows.filter((r) => r.status !== 'verified').map((r) => [r.path, r.status]), [['.planning/ROADMAP.md', 'mismatch']]);
-  assert.ok(rows.every((r) => typeof r.bytes === 'number' && /^[a-f0-9]{64}$/.test(r.sha256)));
+  assert.ok(rows.every((r) => typeof r.bytes === 'number' && typeof r.sha256 === 'string' && /^[a-f0-9]{64}$/.test(r.sha256)));
   assert.deepEqual(report.verdicts, { structure: 'pass', integrity: 'fail', authenticity: 'not-checked', trust: 'not-checked' });
 });
 

@@ -1,4 +1,4 @@
-// Streaming gunzip (src/stream/gunzip.ts) and the Node decompressor (bin/node-gunzip.ts): the same
+// Streaming gunzip (src/stream/gunzip/) and the Node decompressor (bin/node-gunzip.ts): the same
 // error contract for both — every member read, CRC-32 / ISIZE checked, truncation, trailing
 // garbage and bad headers reported with their byte offset, limits enforced — with the output
 // decoded before a problem always delivered first, whatever the chunking.
@@ -7,8 +7,8 @@ import { crc32 as zlibCrc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { nodeGunzip } from '../../bin/node-gunzip.ts';
 import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../../src/limits.ts';
-import { crc32 } from '../../src/stream/crc32.ts';
-import { gunzipStream, type GunzipFactory } from '../../src/stream/gunzip.ts';
+import { crc32 } from '../../src/stream/gunzip/crc32.ts';
+import { gunzipStream, type GunzipFactory } from '../../src/stream/gunzip/index.ts';
 import { isStreamProblem } from '../../src/stream/problem.ts';
 import { ndjsonBomb } from '../helpers/bomb.ts';
 

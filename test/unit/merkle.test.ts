@@ -1,6 +1,6 @@
 // Zaxy's Merkle tree (docs/zaxy.md, 'Merkle tree'): prefixes, promotion of the unpaired node,
-// proof shapes, side semantics (only "L" is special), and the packed/layered variants agreeing
-// with the plain ones.
+// proof shapes, side semantics (only "L" is special), siblings of any length, and the
+// packed/layered variants agreeing with the plain ones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -15,6 +15,7 @@ import {
   nodeHash,
   proofFromLayers,
   rootFromInclusionProof,
+  rootFromPackedProof,
   verifyInclusion,
 } from '../../src/crypto/merkle.ts';
 import { toHex } from '../../src/encoding/hex.ts';
@@ -66,6 +67,36 @@ test('only the exact side "L" puts the sibling on the left; anything else is "R"
   assert.deepEqual(verifyInclusion(tree[2]!, renamed, root, sha256), { ok: true });
   const words = proof.map((step) => ({ ...step, side: step.side === 'L' ? 'left' : 'right' }));
   assert.equal(verifyInclusion(tree[2]!, words, root, sha256).ok, false);
+  const siblings = new Uint8Array([...proof[0]!.sibling, ...proof[1]!.sibling]);
+  assert.deepEqual(rootFromPackedProof(tree[2]!, siblings, 'RL', sha256), root);
+  assert.deepEqual(rootFromPackedProof(tree[2]!, siblings, 'XL', sha256), root, 'packed: any other letter is a right sibling');
+  assert.notDeepEqual(rootFromPackedProof(tree[2]!, siblings, 'Rl', sha256), root, 'packed: only "L" is left');
+});
+
+test('siblings of any length are hashed as they are (bytes.fromhex does not check the length)', () => {
+  const [leaf] = leaves(1) as [Uint8Array];
+  const short = Uint8Array.from([1, 2, 3]);
+  const long = new Uint8Array(40).fill(7);
+  assert.deepEqual(rootFromInclusionProof(leaf, [{ sibling: short, side: 'R' }], sha256), h([1], leaf, short));
+  assert.deepEqual(rootFromInclusionProof(leaf, [{ sibling: new Uint8Array(0), side: 'L' }], sha256), h([1], leaf));
+  const two = rootFromInclusionProof(leaf, [{ sibling: short, side: 'L' }, { sibling: long, side: 'R' }], sha256);
+  assert.deepEqual(two, h([1], h([1], short, leaf), long));
+  assert.deepEqual(rootFromInclusionProof(short, [], sha256), short, 'no steps: the leaf itself');
+  const shortLeaf = rootFromInclusionProof(short, [{ sibling: leaf, side: 'R' }], sha256);
+  assert.deepEqual(shortLeaf, h([1], short, leaf), 'a leaf of another length too');
+});
+
+test('the packed fold reads one sibling per side and needs them all', () => {
+  const tree = leaves(5);
+  const proof = inclusionProof(tree, 3, sha256);
+  const siblings = new Uint8Array(32 * proof.length + 32);
+  proof.forEach((step, k) => siblings.set(step.sibling, 32 * k));
+  const sides = proof.map((step) => step.side).join('');
+  const root = merkleRoot(tree, sha256);
+  assert.deepEqual(rootFromPackedProof(tree[3]!, siblings, sides, sha256), root, 'a longer buffer: the rest is ignored');
+  assert.deepEqual(rootFromPackedProof(tree[3]!, new Uint8Array(0), '', sha256), tree[3]);
+  const short = siblings.subarray(0, 32 * proof.length - 1);
+  assert.throws(() => rootFromPackedProof(tree[3]!, short, sides, sha256), TypeError);
 });
 
 test('verifyInclusion reports expected and calculated roots', () => {
@@ -77,7 +108,7 @@ test('verifyInclusion reports expected and calculated roots', () => {
   assert.equal(verifyInclusion(tree[0]!, inclusionProof(tree, 0, sha256), root.subarray(0, 31), sha256).ok, false, 'a root of another length never matches');
 });
 
-test('packed root and layered proofs equal the plain ones for every size up to 70', () => {
+test('packed root, layered proofs and the packed fold equal the plain ones for every size up to 70', () => {
   for (let n = 1; n <= 70; n++) {
     const tree = leaves(n);
     const packed = new Uint8Array(32 * n);
@@ -87,7 +118,12 @@ test('packed root and layered proofs equal the plain ones for every size up to 7
     const layers = merkleLayersPacked(packed, n, sha256);
     assert.deepEqual(layers[layers.length - 1], root);
     for (let i = 0; i < n; i++) {
-      assert.deepEqual(proofFromLayers(layers, i), inclusionProof(tree, i, sha256), `n=${n} i=${i}`);
+      const proof = proofFromLayers(layers, i);
+      assert.deepEqual(proof, inclusionProof(tree, i, sha256), `n=${n} i=${i}`);
+      const siblings = new Uint8Array(32 * proof.length);
+      proof.forEach((step, k) => siblings.set(step.sibling, 32 * k));
+      const sides = proof.map((step) => step.side).join('');
+      assert.deepEqual(rootFromPackedProof(tree[i]!, siblings, sides, sha256), root, `packed fold, n=${n} i=${i}`);
     }
   }
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { withCodesTable } from '../../build/codes-table.ts';
-import { CODES } from '../../src/report/codes.ts';
+import { CODES } from '../../src/codes.ts';
 
 test('the README documents every finding code exactly as codes.ts defines it (npm run docs)', () => {
   const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');

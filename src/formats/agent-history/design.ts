@@ -10,22 +10,17 @@ import * as v from 'valibot';
 import type { FindingCollector } from '../../report/collector.ts';
 import { linePath, type PathSegment } from '../../report/path.ts';
 import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../ndjson/reader.ts';
+import type { AgentHistoryCounts } from './details.ts';
 import { CONTENT_BLOCKS, designGraph, designHeader, designSessionRecord, type DesignHeader } from './schema.ts';
 
 const SCHEMA_ISSUE_CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
-
-/** What the design-1.0 checker reports in `report.details`. */
-export interface DesignDetails {
-  readonly session_count: number;
-  readonly message_count: number;
-  readonly records_by_type: Readonly<Record<string, number>>;
-}
 
 /** Streaming checker: `record` per JSON-object line, `end` once. */
 export interface ShapeChecker {
   record(record: JsonRecord, line: number): void;
   end(complete: boolean): void;
-  details(): Record<string, unknown>;
+  /** What the shape reports in `report.details`. */
+  details(): AgentHistoryCounts;
 }
 
 /**
@@ -141,7 +136,7 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
       }
     },
     details() {
-      return { session_count: sessionLines, message_count: messageCount, records_by_type: { ...byType } } satisfies DesignDetails;
+      return { session_count: sessionLines, message_count: messageCount, records_by_type: { ...byType } };
     },
   };
 }

@@ -2,4 +2,5 @@
  * The `agent-history` format's public surface.
  * @module
  */
-export { verifyAgentHistory, detectAgentHistorySchema, type AgentHistorySchema } from './verify.ts';
+export { verifyAgentHistory, detectAgentHistorySchema } from './verify.ts';
+export type { AgentHistoryDetails, AgentHistorySchema } from './details.ts';

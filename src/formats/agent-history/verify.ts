@@ -9,13 +9,14 @@
  * @module
  */
 import type { VerifyOptions } from '../../options.ts';
-import type { Report } from '../../report/types.ts';
+import type { ReportOf } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import type { SkimProfile } from '../../json/skim.ts';
 import { readNdjson, type JsonRecord } from '../ndjson/reader.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification } from '../../verifier-lifecycle.ts';
 import { createDesignChecker, type ShapeChecker } from './design.ts';
+import type { AgentHistorySchema } from './details.ts';
 import { createImplChecker } from './impl.ts';
 
 /**
@@ -24,9 +25,6 @@ import { createImplChecker } from './impl.ts';
  * where it is a string (impl-2.0 message text); in design-1.0 it is the block array, kept.
  */
 const AGENT_HISTORY_SKIM: SkimProfile = { opaque: ['text', 'output', 'input', 'metadata', 'prompt', 'summary', 'args'], stringOnly: ['content'] };
-
-/** The two shapes, as reported in `report.kind` and `report.details.schema`. */
-export type AgentHistorySchema = 'design-1.0' | 'impl-2.0';
 
 /**
  * Picks the shape from the first JSON-object record (docs/agent-history.md §1).
@@ -53,7 +51,7 @@ export function detectAgentHistorySchema(record: JsonRecord): AgentHistorySchema
  * report.kind; // 'design-1.0' | 'impl-2.0'
  * report.details.line_count; // lines read
  */
-export async function verifyAgentHistory(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<Report> {
+export async function verifyAgentHistory(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<ReportOf<'agent-history'>> {
   const context = await beginVerification(input, options);
   const { collector, opened } = context;
   let schema: AgentHistorySchema | undefined;
@@ -74,7 +72,7 @@ export async function verifyAgentHistory(input: VerifyInput | OpenedInput, optio
     if (summary.lineCount === 0) collector.add('input.empty', '$', 'the input holds no lines');
     else collector.add('agent-history.header_missing', '$', 'no record found (no line holds a JSON object)');
   }
-  return finishVerification(context, {
+  return finishVerification<ReportOf<'agent-history'>>(context, {
     format: 'agent-history',
     kind: schema ?? null,
     checked: { structure: true, integrity: true },

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Sha256 } from '../../crypto/sha256.ts';
-import type { FindingCode } from '../../report/codes.ts';
+import type { FindingCode } from '../../codes.ts';
 import type { FindingCollector, FindingExtras } from '../../report/collector.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
 import { StreamProblem } from '../../stream/problem.ts';

@@ -7,7 +7,7 @@
  * @module
  */
 import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
-import type { FindingCode } from '../../report/codes.ts';
+import type { FindingCode } from '../../codes.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
 import { childScope, reportError, throwIfAborted, type CheckContext, type Scope } from './context.ts';
 import { isJsonObject, isNonEmptyString, path, prop, type ParsedObject, type ParsedValue } from './js-semantics.ts';

@@ -21,19 +21,14 @@
  * - Placeholders carry a per-document random nonce, so an artifact cannot forge one; a getter
  *   replaces a property in place (own-key order unchanged) and yields the exact string each time.
  *   With duplicate keys, `JSON.parse` keeps the last token's placeholder, hence the last span.
+ *
+ * The lexer takes what a string may hold, and the fast skip over its plain bytes, from the JSON
+ * grammar module (`json/_grammar.ts`).
  * @module
  */
 import { concatBytes } from '../../encoding/bytes.ts';
+import * as grammar from '../../json/_grammar.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 
 // Where a container sits on the export grammar `(repos <id> export)* files <path> (content_base64|data)`.
 const EXPORT = 0; // an export object: `files` and `repos` matter
@@ -108,8 +103,8 @@ export class ExportSkimmer {
   #valuePosition = EXPORT;
   /** A string token had an invalid escape or a raw control character: the document is not JSON. */
   #invalid = false;
-  #words: Uint32Array | undefined;
-  #wordBase = 0;
+  /** The current chunk four bytes at a time, for skipping string content. */
+  #words: DataView | undefined;
 
   constructor() {
     this.#positions[0] = EXPORT; // the position the top-level value takes
@@ -120,7 +115,7 @@ export class ExportSkimmer {
     if (chunk.byteLength === 0) return;
     const base = this.#bytes.length;
     this.#bytes.push(chunk);
-    this.#setWords(chunk);
+    this.#words = grammar.wordView(chunk);
     let i = 0;
     const length = chunk.length;
     while (i < length) {
@@ -160,7 +155,7 @@ export class ExportSkimmer {
       // Keys are short: copy what fits for the grammar test.
       while (i < length) {
         const byte = chunk[i]!;
-        if (byte === QUOTE || byte === BACKSLASH || byte < 0x20) return i;
+        if (grammar.mustEscape(byte)) return i;
         if (this.#keyLength < MAX_KEY_BYTES) this.#key[this.#keyLength] = byte;
         this.#keyLength++;
         i++;
@@ -168,45 +163,19 @@ export class ExportSkimmer {
       return i;
     }
     // Value strings are most of the document: test four bytes at a time where the chunk allows.
-    const words = this.#words;
-    const wordBase = this.#wordBase;
-    while (i < length && ((i - wordBase) & 3) !== 0) {
-      const byte = chunk[i]!;
-      if (byte === QUOTE || byte === BACKSLASH || byte < 0x20) return i;
-      i++;
-    }
-    // Only from an aligned index inside the chunk (the loop above may have stopped at its end).
-    if (words !== undefined && i >= wordBase && i < length) {
-      let w = (i - wordBase) >> 2;
-      while (w < words.length && !hasSpecialByte(words[w]!)) w++;
-      i = wordBase + (w << 2);
-    }
-    while (i < length) {
-      const byte = chunk[i]!;
-      if (byte === QUOTE || byte === BACKSLASH || byte < 0x20) return i;
-      i++;
-    }
-    return i;
-  }
-
-  /** A four-byte view of the current chunk's aligned middle (absent for short chunks). */
-  #setWords(chunk: Uint8Array): void {
-    const wordBase = (4 - (chunk.byteOffset & 3)) & 3;
-    const count = (chunk.byteLength - wordBase) >> 2;
-    this.#wordBase = wordBase;
-    this.#words = count >= 4 ? new Uint32Array(chunk.buffer, chunk.byteOffset + wordBase, count) : undefined;
+    return grammar.skipStringBytes(chunk, i, this.#words, grammar.STOP_MUST_ESCAPE);
   }
 
   /** A quote, backslash or control byte inside a string. */
   #stringByte(byte: number, absolute: number, i: number): number {
-    if (byte === QUOTE) {
+    if (byte === grammar.Byte.Quote) {
       this.#state = BETWEEN;
       if (this.#stringIsKey) this.#endKey();
       else if (this.#deferring && absolute + 1 - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES) this.#spans.push(this.#stringStart, absolute + 1);
       this.#deferring = false;
       return i + 1;
     }
-    if (byte === BACKSLASH) {
+    if (byte === grammar.Byte.Backslash) {
       this.#state = AFTER_BACKSLASH;
       if (this.#stringIsKey) {
         this.#keyEscaped = true;
@@ -225,18 +194,16 @@ export class ExportSkimmer {
       this.#keyLength++;
     }
     if (this.#state === AFTER_BACKSLASH) {
-      if (byte === 0x75) {
+      if (byte === grammar.Byte.UnicodeEscape) {
         this.#state = IN_UNICODE_ESCAPE;
         this.#hexLeft = 4;
         return;
       }
-      // " \ / b f n r t
-      if (!(byte === QUOTE || byte === BACKSLASH || byte === 0x2f || byte === 0x62 || byte === 0x66 || byte === 0x6e || byte === 0x72 || byte === 0x74)) this.#invalid = true;
+      if (grammar.escapedByte(byte) === 0) this.#invalid = true;
       this.#state = IN_STRING;
       return;
     }
-    const hex = (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66);
-    if (!hex) {
+    if (!grammar.isHexDigit(byte)) {
       this.#invalid = true;
       this.#state = IN_STRING;
       return;
@@ -249,14 +216,14 @@ export class ExportSkimmer {
     while (i < length) {
       const byte = chunk[i]!;
       i++;
-      if (byte === QUOTE) {
+      if (byte === grammar.Byte.Quote) {
         this.#openString(base + i - 1);
         return i;
       }
-      if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) this.#open(byte === OPEN_OBJECT);
-      else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) this.#close();
-      else if (byte === COLON) this.#setExpectKey(false);
-      else if (byte === COMMA) {
+      if (byte === grammar.Byte.BeginObject || byte === grammar.Byte.BeginArray) this.#open(byte === grammar.Byte.BeginObject);
+      else if (byte === grammar.Byte.EndObject || byte === grammar.Byte.EndArray) this.#close();
+      else if (byte === grammar.Byte.NameSeparator) this.#setExpectKey(false);
+      else if (byte === grammar.Byte.ValueSeparator) {
         if (this.#inObject()) this.#setExpectKey(true);
       }
     }
@@ -338,18 +305,6 @@ export class ExportSkimmer {
     parts.push(this.#bytes.read(from, this.#bytes.length));
     return concatBytes(parts);
   }
-}
-
-/**
- * Whether any of the four bytes in `word` is a quote, a backslash or a control character (below
- * 0x23 covers the controls and the quote; the classic "has byte less than" and "has zero byte" bit
- * tricks, exact as a yes/no answer).
- */
-function hasSpecialByte(word: number): boolean {
-  const lessThanQuoteEnd = (word - 0x23232323) & ~word & 0x80808080;
-  const xored = word ^ 0x5c5c5c5c;
-  const backslash = (xored - 0x01010101) & ~xored & 0x80808080;
-  return (lessThanQuoteEnd | backslash) !== 0;
 }
 
 /**

@@ -5,4 +5,5 @@
  */
 export { verifyAgentxchain } from './verify.ts';
 export { toAgentxchainJson, type AgentxchainJson } from './compat.ts';
+export type { AgentxchainDetails, FileRow, RepoRow } from './details.ts';
 export { AGENTXCHAIN_CODES } from './codes.ts';

@@ -4,7 +4,7 @@
  * @module
  */
 import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
-import type { FindingCode } from '../../report/codes.ts';
+import type { FindingCode } from '../../codes.ts';
 import type { PathSegment } from '../../report/path.ts';
 import { reportError, type CheckContext, type Scope } from './context.ts';
 import { compareEn, isJsonObject, isNonEmptyString, path, prop, type ParsedObject, type ParsedValue } from './js-semantics.ts';

@@ -13,11 +13,12 @@ import type { Sha256 } from '../../crypto/sha256.ts';
 import type { VerifyOptions } from '../../options.ts';
 import type { FindingCollector } from '../../report/collector.ts';
 import { jsonPath } from '../../report/path.ts';
-import type { Report } from '../../report/types.ts';
+import type { ReportOf } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, resolveSha256 } from '../../verifier-lifecycle.ts';
 import { ROOT_SCOPE, type CheckContext } from './context.ts';
+import type { AgentxchainDetails, EchoedValue } from './details.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 import { readDocument } from './read-document.ts';
 import { verifyExportObject } from './verify-artifact.ts';
@@ -33,10 +34,10 @@ const JSON_LEVELS_PER_CHILD = 3;
  * report.overall;                      // 'pass' | 'fail' | 'error'
  * toAgentxchainJson(report).errors;    // the reference's error strings
  */
-export async function verifyAgentxchain(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<Report> {
+export async function verifyAgentxchain(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<ReportOf<'agentxchain'>> {
   const context = await beginVerification(input, options);
   const { collector, limits, opened } = context;
-  let details: Record<string, unknown> = {};
+  let details: AgentxchainDetails = {};
   let kind: string | null = null;
   let verified = false;
   try {
@@ -46,7 +47,7 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
       verified = true;
       if (!isJsonObject(artifact)) {
         collector.add('agentxchain.not_an_object', '$', 'must be a JSON object', { compat: 'artifact: must be a JSON object' });
-        details = { schema_version: null, export_kind: null, file_count: 0, files: [], compat: { shape: 'not_object', error_count: 1 } };
+        details = { schema_version: null, export_kind: null, file_count: 0, files: [], agentxchain: { error_count: 1 } };
       } else {
         const sha256: Sha256 = await resolveSha256(options);
         const checks: CheckContext = {
@@ -57,13 +58,17 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
           errorCount: 0,
         };
         kind = typeof artifact['export_kind'] === 'string' ? artifact['export_kind'] : null;
+        // The header alone stays in the report if verification is interrupted (abort, kit error).
         details = headerOf(artifact, limits.maxJsonDepth, collector);
         const rows = verifyExportObject(checks, ROOT_SCOPE, artifact);
-        details['files'] = rows.files;
-        if (rows.repos.length > 0) details['repos'] = rows.repos;
-        if (rows.runner !== undefined) details['runner'] = rows.runner;
-        // What toAgentxchainJson needs beyond the findings (an object, so text views skip it).
-        details['compat'] = { shape: 'report', error_count: checks.errorCount };
+        details = {
+          ...details,
+          files: rows.files,
+          ...(rows.repos.length > 0 ? { repos: rows.repos } : {}),
+          ...(rows.runner !== undefined ? { runner: rows.runner } : {}),
+          // Counted while verifying, so errors dropped past limits.maxFindings still fail toAgentxchainJson.
+          agentxchain: { error_count: checks.errorCount },
+        };
         collector.add('kit.unsigned_format', '$', 'AgentXchain exports carry no signature: an edit that also rewrites bytes, sha256, content_base64 and data (re-sealed) cannot be detected', {
           severity: 'warning',
         });
@@ -76,7 +81,7 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
   } catch (error) {
     recordThrown(collector, error);
   }
-  return finishVerification(context, {
+  return finishVerification<ReportOf<'agentxchain'>>(context, {
     format: 'agentxchain',
     kind,
     checked: verified ? { structure: true, integrity: true } : {},
@@ -90,16 +95,16 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
  * deeper than `maxJsonDepth` (attacker-controlled) could not even be serialised (the reference
  * crashes printing it): it is replaced by a note and reported as a limit.
  */
-function headerOf(artifact: Record<string, ParsedValue>, maxDepth: number, collector: FindingCollector): Record<string, unknown> {
+function headerOf(artifact: Record<string, ParsedValue>, maxDepth: number, collector: FindingCollector): AgentxchainDetails {
   const files = artifact['files'];
   const repos = artifact['repos'];
-  const echo = (key: string): unknown => {
+  const echo = (key: string): EchoedValue => {
     const value = artifact[key] || null;
     // The report must survive a JSON round trip: echo what the reference's JSON.stringify prints
     // (Infinity → null, -0 → 0), never a value JSON cannot hold.
     if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-    if (typeof value !== 'object' || value === null) return value;
-    if (nestingDepth(value, maxDepth) <= maxDepth) return JSON.parse(JSON.stringify(value)) as unknown;
+    if (typeof value !== 'object' || value === null) return value as string | boolean | null;
+    if (nestingDepth(value, maxDepth) <= maxDepth) return JSON.parse(JSON.stringify(value)) as EchoedValue;
     collector.add('limit.json_depth', jsonPath([key]), `${key} is nested deeper than limits.maxJsonDepth (${maxDepth}) and is not echoed`);
     return `[${key} nested deeper than ${maxDepth} levels]`;
   };

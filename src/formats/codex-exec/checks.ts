@@ -10,6 +10,7 @@ import type { FindingCollector } from '../../report/collector.ts';
 import { linePath } from '../../report/path.ts';
 import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../ndjson/reader.ts';
 import { envelope, PAYLOADS, type EventType } from './schema.ts';
+import type { CodexExecCounts } from './details.ts';
 
 const SCHEMA_ISSUE_CODES = { missing: 'codex-exec.missing_field', invalid: 'codex-exec.invalid_field' } as const;
 
@@ -69,13 +70,6 @@ interface EndFacts {
   readonly payload: JsonRecord;
 }
 
-/** What the checker reports in `report.details`. */
-export interface ExecDetails {
-  readonly attempts: number;
-  readonly chunk_count: number;
-  readonly records_by_type: Readonly<Record<string, number>>;
-}
-
 const lenientDecoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 const encoder = /* @__PURE__ */ new TextEncoder();
 
@@ -89,7 +83,8 @@ const encoder = /* @__PURE__ */ new TextEncoder();
 export function createExecChecker(collector: FindingCollector): {
   record(record: JsonRecord, line: number): void;
   end(complete: boolean): void;
-  details(): ExecDetails;
+  /** What the checker reports in `report.details`. */
+  details(): CodexExecCounts;
 } {
   const add = collector.add.bind(collector);
   let correlationId: string | undefined;

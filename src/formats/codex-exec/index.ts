@@ -3,3 +3,4 @@
  * @module
  */
 export { verifyCodexExec } from './verify.ts';
+export type { CodexExecDetails } from './details.ts';

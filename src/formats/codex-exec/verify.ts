@@ -6,7 +6,7 @@
  * @module
  */
 import type { VerifyOptions } from '../../options.ts';
-import type { Report } from '../../report/types.ts';
+import type { ReportOf } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import { readNdjson } from '../ndjson/reader.ts';
 import type { OpenedInput } from '../../stream/open.ts';
@@ -20,14 +20,14 @@ import { createExecChecker } from './checks.ts';
  * const report = await verifyCodexExec(await fetch('run.jsonl.gz'), { name: 'run.jsonl.gz' });
  * report.details.attempts; // exec attempts begun
  */
-export async function verifyCodexExec(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<Report> {
+export async function verifyCodexExec(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<ReportOf<'codex-exec'>> {
   const context = await beginVerification(input, options);
   const { collector, opened } = context;
   const checker = createExecChecker(collector);
   const summary = await readNdjson(context, (record, line) => checker.record(record, line), options.signal ? { signal: options.signal } : {});
   if (summary.complete && summary.lineCount === 0) collector.add('input.empty', '$', 'the input holds no lines');
   else checker.end(summary.complete);
-  return finishVerification(context, {
+  return finishVerification<ReportOf<'codex-exec'>>(context, {
     format: 'codex-exec',
     kind: 'exec-jsonl',
     checked: { structure: true, integrity: true },

@@ -7,7 +7,7 @@
  * @module
  */
 import type { BaseIssue } from 'valibot';
-import type { FindingCode } from '../../report/codes.ts';
+import type { FindingCode } from '../../codes.ts';
 import { linePath, type PathSegment } from '../../report/path.ts';
 import { recordThrown, type VerificationContext } from '../../verifier-lifecycle.ts';
 import { createJsonSkimmer, type SkimProfile } from '../../json/skim.ts';

@@ -15,6 +15,7 @@ import type { FindingCollector } from '../../report/collector.ts';
 import type { CheckedDimensions } from '../../report/collector.ts';
 import { jsonPath } from '../../report/path.ts';
 import { type Candidate, clip, record } from './candidate-findings.ts';
+import type { ZaxyBundleDetails, ZaxyDetails, ZaxyResult } from './details.ts';
 import { isStreamed, pinCandidate, type Root, rootValue, signatureCandidate, signatureHexWarning, signerDetails, versionCandidate } from './signed-document.ts';
 import { signatureStep } from './header.ts';
 import { subscriptTypeError } from './python-ops.ts';
@@ -31,10 +32,10 @@ export interface BundleCheckInput {
   readonly maxFacts: number;
 }
 
-export interface CheckOutcome {
-  readonly zaxy: { ok: boolean; reason: string | null };
+export interface CheckOutcome<Details extends ZaxyDetails = ZaxyDetails> {
+  readonly zaxy: ZaxyResult;
   readonly checked: CheckedDimensions;
-  readonly details: Record<string, unknown>;
+  readonly details: Details;
 }
 
 const MALFORMED = 'malformed bundle: ';
@@ -45,7 +46,7 @@ const MALFORMED = 'malformed bundle: ';
  * const outcome = await checkBundle({ root, entries, pin, verifier, sha256, collector, maxFacts: 10000 });
  * outcome.zaxy; // { ok: false, reason: 'entry id does not match its content (tampered)' }
  */
-export async function checkBundle(input: BundleCheckInput): Promise<CheckOutcome> {
+export async function checkBundle(input: BundleCheckInput): Promise<CheckOutcome<ZaxyBundleDetails>> {
   const { root, entries, pin, sha256 } = input;
   const version = versionCandidate(root);
   const pinned = pinCandidate(root, pin);

@@ -6,7 +6,7 @@
  * @module
  */
 import type { FindingCollector } from '../../report/collector.ts';
-import type { FindingCode } from '../../report/codes.ts';
+import type { FindingCode } from '../../codes.ts';
 import type { Severity } from '../../report/types.ts';
 
 export interface Candidate {

@@ -16,13 +16,13 @@
  * @module
  */
 import { resolveSha256 } from '../../verifier-lifecycle.ts';
-import { merkleLayersPacked, proofFromLayers } from '../../crypto/merkle.ts';
+import { LEAF_PREFIX, merkleLayersPacked, proofFromLayers } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { compareCodePoints, pythonJsonDumps, surrogateErrorMessage } from '../../json/canonical.ts';
 import { createByteSink, createCanonicalScratch, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
 import { materialize, readJsonDocument } from '../../json/reader.ts';
-import { TAG_ARRAY, TAG_OBJECT } from '../../json/tape.ts';
+import { isArrayNode, isObjectNode, memberValue } from '../../json/tape-read.ts';
 import { type JsonObject, type JsonValue, pythonTypeName } from '../../json/value.ts';
 import { type Limits, resolveLimits } from '../../limits.ts';
 import { readAll, type VerifyInput } from '../../stream/input.ts';
@@ -30,7 +30,6 @@ import { openInput } from '../../stream/open.ts';
 import { isStreamed } from './signed-document.ts';
 import { PYTHON_NESTING_LIMIT } from './options.ts';
 import { pythonRepr } from '../../json/python.ts';
-import { memberValue } from './scan.ts';
 import { subscriptTypeError } from './python-ops.ts';
 
 /** Zaxy's disclosure-time selector (its `ExportSelector` axes that `entry_matches` reads). */
@@ -197,7 +196,7 @@ function disclose(bytes: Uint8Array, chooser: Chooser, sha256: Sha256, maxDepth:
       element(_key, index, { bytes: input, tape }) {
         count = index + 1;
         if (problem !== undefined) return;
-        if (tape[0] !== TAG_OBJECT) {
+        if (!isObjectNode(tape, 0)) {
           problem = `entries[${index}]: ${subscriptTypeError(materialize(input, tape, 0))}`;
           return;
         }
@@ -207,7 +206,7 @@ function disclose(bytes: Uint8Array, chooser: Chooser, sha256: Sha256, maxDepth:
           return;
         }
         sink.length = 0;
-        sink.bytes[0] = 0x00;
+        sink.bytes[0] = LEAF_PREFIX;
         sink.length = 1;
         const fault = writeCanonicalFromTape(input, tape, contentSlot, sink, scratch);
         if (fault !== undefined) {
@@ -222,8 +221,8 @@ function disclose(bytes: Uint8Array, chooser: Chooser, sha256: Sha256, maxDepth:
         leaves.set(sha256.digest(sink.bytes.subarray(0, sink.length)), 32 * index);
         let keep = wanted?.has(index) ?? false;
         if (chooser.kind === 'selector') {
-          const tag = tape[contentSlot];
-          const content = tag === TAG_OBJECT || tag === TAG_ARRAY ? materializeShallowFacts(input, tape, contentSlot) : materialize(input, tape, contentSlot);
+          const container = isObjectNode(tape, contentSlot) || isArrayNode(tape, contentSlot);
+          const content = container ? materializeShallowFacts(input, tape, contentSlot) : materialize(input, tape, contentSlot);
           const matches = entryMatches(content, chooser.selector);
           if (typeof matches === 'string') {
             problem = `entries[${index}].content: ${matches}`;
@@ -274,14 +273,13 @@ const FACT_KEYS: readonly [string, Uint8Array][] = /* @__PURE__ */ ['grain', 'ki
 
 /** The content object with only its scalar members (what `entry_matches` reads), containers as markers. */
 function materializeShallowFacts(bytes: Uint8Array, tape: Int32Array, slot: number): JsonValue {
-  if (tape[slot] !== TAG_OBJECT) return materialize(bytes, tape, slot);
+  if (!isObjectNode(tape, slot)) return materialize(bytes, tape, slot);
   const facts: JsonObject = new Map();
   for (const [key, encoded] of FACT_KEYS) {
     const valueSlot = memberValue(bytes, tape, slot, encoded);
     if (valueSlot < 0) continue;
-    const tag = tape[valueSlot];
     // Containers only matter as "unhashable" / "not a string": an empty one says the same.
-    facts.set(key, tag === TAG_OBJECT ? new Map() : tag === TAG_ARRAY ? [] : materialize(bytes, tape, valueSlot));
+    facts.set(key, isObjectNode(tape, valueSlot) ? new Map() : isArrayNode(tape, valueSlot) ? [] : materialize(bytes, tape, valueSlot));
   }
   return facts;
 }

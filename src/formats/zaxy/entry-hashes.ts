@@ -14,7 +14,7 @@
  * batches the hasher has not answered yet.
  * @module
  */
-import { MerkleFold } from '../../crypto/merkle.ts';
+import { LEAF_PREFIX, MerkleFold } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { createByteSink, type ByteSink, ensureCapacity } from '../../json/canonical-tape.ts';
 
@@ -119,7 +119,7 @@ export class EntryHashBatches {
     const sink = this.sink;
     ensureCapacity(sink, 1);
     this.begun = sink.length;
-    sink.bytes[sink.length++] = 0x00;
+    sink.bytes[sink.length++] = LEAF_PREFIX;
     return sink;
   }
 

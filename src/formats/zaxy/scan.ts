@@ -12,16 +12,28 @@
  * bounded by the caller's limits.
  * @module
  */
-import { bytesEqual } from '../../crypto/merkle.ts';
+import { bytesEqual, LEAF_PREFIX, type ProofStep, rootFromInclusionProof, rootFromPackedProof } from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { surrogateErrorMessage } from '../../json/canonical.ts';
-import { createByteSink, createCanonicalScratch, nextSlot, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
+import { createByteSink, createCanonicalScratch, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
 import type { JsonReadError } from '../../json/errors.ts';
-import { decodeString, type DocumentRoot, type DocumentVisitor, latin1, materialize, readJsonDocument, type TapeNode } from '../../json/reader.ts';
-import { ESCAPED, SLOTS, TAG_ARRAY, TAG_INT, TAG_OBJECT, TAG_STRING } from '../../json/tape.ts';
+import { type DocumentRoot, type DocumentVisitor, materialize, readJsonDocument, type TapeNode } from '../../json/reader.ts';
+import {
+  childCount,
+  firstChild,
+  integerLexeme,
+  isArrayNode,
+  isObjectNode,
+  memberValue,
+  memberValues,
+  nextSlot,
+  plainStringStart,
+  stringAt,
+  valueOffset,
+} from '../../json/tape-read.ts';
 import type { JsonValue } from '../../json/value.ts';
-import { EntryHashBatches, type EntryHasherFactory, hexEquals } from './entry-hashes.ts';
+import { EntryHashBatches, type EntryHasherFactory } from './entry-hashes.ts';
 import { iterate, isPyError, pythonFromHex, subscriptTypeError, unpackPair, type PyError } from './python-ops.ts';
 import { pythonRepr } from '../../json/python.ts';
 
@@ -177,10 +189,10 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     return new EntryHashBatches(sha256, options.entryHasher, (index, id, claimed) => idMismatch(scan, late, index, id, claimed));
   }
 
-  /** Canonicalises the tape node into the sink after a 0x00 byte; returns the encode error text. */
+  /** Canonicalises the tape node into the sink after the leaf prefix; returns the encode error text. */
   function canonical(element: TapeNode, node: number): string | undefined {
     sink.length = 0;
-    sink.bytes[0] = 0x00;
+    sink.bytes[0] = LEAF_PREFIX;
     sink.length = 1;
     const fault = writeCanonicalFromTape(element.bytes, element.tape, node, sink, scratch);
     return fault === undefined ? undefined : surrogateErrorMessage(fault);
@@ -189,7 +201,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   function entry(index: number, element: TapeNode): void {
     const { bytes: input, tape } = element;
     entries.count = index + 1;
-    if (tape[0] !== TAG_OBJECT) {
+    if (!isObjectNode(tape, 0)) {
       gatherError(index, subscriptTypeError(materialize(input, tape, 0)));
       return;
     }
@@ -213,8 +225,8 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       return;
     }
     // The usual id, 64 plain bytes, is compared when its hash comes back; any other is compared now.
-    const plainId = tape[idSlot] === TAG_STRING && (tape[idSlot + 3]! & ESCAPED) === 0 && tape[idSlot + 2]! - tape[idSlot + 1]! === 64;
-    if (plainId) hashes.commit(index, input, tape[idSlot + 1]!);
+    const plainId = plainStringStart(tape, idSlot, 64);
+    if (plainId >= 0) hashes.commit(index, input, plainId);
     else {
       const id = sha256.digest(hashes.canonical());
       if (!idMatches(input, tape, idSlot, id)) idMismatch(entries, lateIdProblems, index, id, materialize(input, tape, idSlot));
@@ -266,7 +278,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     const scan = disclosed;
     scan.count = position + 1;
     const { bytes: input, tape } = element;
-    const indexSlot = tape[0] === TAG_OBJECT ? memberValue(input, tape, 0, INDEX) : -1;
+    const indexSlot = isObjectNode(tape, 0) ? memberValue(input, tape, 0, INDEX) : -1;
     const detail: DisclosedDetail | undefined =
       scan.details.length < options.maxDisclosedDetails
         ? { index: indexSlot < 0 ? undefined : materialize(input, tape, indexSlot), facts: undefined, steps: [], proofDepth: 0, sides: '', oddSides: [], oddSiblings: [], included: null, failed: false }
@@ -323,45 +335,12 @@ function emptyDisclosed(): DisclosedScan {
   return { count: 0, comparedWith: undefined, problems: [], problemCount: 0, included: 0, details: [] };
 }
 
-/** Byte offset in the document where the value at `slot` starts. */
-function valueOffset(tape: Int32Array, slot: number): number {
-  const tag = tape[slot]!;
-  if (tag === TAG_STRING) return tape[slot + 1]! - 1;
-  if (tag === TAG_OBJECT || tag === TAG_ARRAY) return tape[slot + 3]!;
-  return tape[slot + 1]!;
-}
-
 /**
- * Slot of the value of member `key` of the object at `objectSlot` (the last one, as in Python), or -1.
+ * `e["id"] == sha256hex(...)`: exact string equality (an uppercase id differs), for ids other than
+ * 64 plain bytes (those are compared in place when their hash comes back).
  */
-export function memberValue(bytes: Uint8Array, tape: Int32Array, objectSlot: number, key: Uint8Array): number {
-  const count = tape[objectSlot + 1]!;
-  let child = objectSlot + SLOTS;
-  let found = -1;
-  for (let j = 0; j < count; j++) {
-    if (keyEquals(bytes, tape, child, key)) found = child + SLOTS;
-    child = nextSlot(tape, child + SLOTS);
-  }
-  return found;
-}
-
-function keyEquals(bytes: Uint8Array, tape: Int32Array, keySlot: number, key: Uint8Array): boolean {
-  const start = tape[keySlot + 1]!;
-  const end = tape[keySlot + 2]!;
-  if ((tape[keySlot + 3]! & ESCAPED) !== 0) return decodeString(bytes, tape, keySlot) === String.fromCharCode(...key);
-  if (end - start !== key.length) return false;
-  for (let i = 0; i < key.length; i++) if (bytes[start + i] !== key[i]) return false;
-  return true;
-}
-
-/** `e["id"] == sha256hex(...)`: exact string equality (an uppercase id differs). */
 function idMatches(bytes: Uint8Array, tape: Int32Array, idSlot: number, id: Uint8Array): boolean {
-  if (tape[idSlot] !== TAG_STRING) return false;
-  const start = tape[idSlot + 1]!;
-  if ((tape[idSlot + 3]! & ESCAPED) === 0) {
-    return tape[idSlot + 2]! - start === 64 && hexEquals(bytes, start, id, 0);
-  }
-  return decodeString(bytes, tape, idSlot) === toHex(id);
+  return stringAt(bytes, tape, idSlot) === toHex(id);
 }
 
 const KIND = /* @__PURE__ */ new TextEncoder().encode('kind');
@@ -369,46 +348,35 @@ const GRAIN = /* @__PURE__ */ new TextEncoder().encode('grain');
 const SEQ = /* @__PURE__ */ new TextEncoder().encode('seq');
 const VALID_FROM = /* @__PURE__ */ new TextEncoder().encode('valid_from');
 
+/** The members `entryFacts` reads, in the order of `factSlots`. */
+const FACT_KEYS: readonly Uint8Array[] = [KIND, GRAIN, SEQ, VALID_FROM];
+/** Value slots of `FACT_KEYS` in the entry being read (the last of duplicates, as Python keeps). */
+const factSlots = /* @__PURE__ */ new Int32Array(FACT_KEYS.length);
+
 /** kind, grain, seq, valid_from of an entry (only scalar values are kept), in one pass over its members. */
 function entryFacts(bytes: Uint8Array, tape: Int32Array, contentSlot: number): EntryFacts {
-  if (tape[contentSlot] !== TAG_OBJECT) return { kind: null, grain: null, seq: null, valid_from: null };
-  // Value slots of the four keys (the last of duplicates, as Python keeps).
-  let kind = -1;
-  let grain = -1;
-  let seqSlot = -1;
-  let validFrom = -1;
-  const count = tape[contentSlot + 1]!;
-  let key = contentSlot + SLOTS;
-  for (let j = 0; j < count; j++) {
-    const value = key + SLOTS;
-    if (keyEquals(bytes, tape, key, KIND)) kind = value;
-    else if (keyEquals(bytes, tape, key, GRAIN)) grain = value;
-    else if (keyEquals(bytes, tape, key, SEQ)) seqSlot = value;
-    else if (keyEquals(bytes, tape, key, VALID_FROM)) validFrom = value;
-    key = nextSlot(tape, value);
-  }
+  if (!isObjectNode(tape, contentSlot)) return { kind: null, grain: null, seq: null, valid_from: null };
+  memberValues(bytes, tape, contentSlot, FACT_KEYS, factSlots);
+  const lexeme = integerLexeme(bytes, tape, factSlots[2]!);
   let seq: number | string | null = null;
-  if (seqSlot >= 0 && tape[seqSlot] === TAG_INT) {
-    const start = tape[seqSlot + 1]!;
-    const end = tape[seqSlot + 2]!;
+  if (lexeme !== undefined) {
     // Up to 15 digits is a safe integer: no BigInt needed (`+ 0`: Python's int has no -0).
-    if (end - start <= 15) seq = Number(latin1(bytes, start, end)) + 0;
+    if (lexeme.length <= 15) seq = Number(lexeme) + 0;
     else {
-      const value = BigInt(latin1(bytes, start, end));
+      const value = BigInt(lexeme);
       seq = Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
     }
   }
-  return { kind: stringAt(bytes, tape, kind), grain: stringAt(bytes, tape, grain), seq, valid_from: stringAt(bytes, tape, validFrom) };
-}
-
-/** The string at `slot`, or null when there is none or it is not a string. */
-function stringAt(bytes: Uint8Array, tape: Int32Array, slot: number): string | null {
-  return slot >= 0 && tape[slot] === TAG_STRING ? decodeString(bytes, tape, slot) : null;
+  return {
+    kind: stringAt(bytes, tape, factSlots[0]!),
+    grain: stringAt(bytes, tape, factSlots[1]!),
+    seq,
+    valid_from: stringAt(bytes, tape, factSlots[3]!),
+  };
 }
 
 const PROOF = /* @__PURE__ */ new TextEncoder().encode('proof');
 const INDEX = /* @__PURE__ */ new TextEncoder().encode('index');
-const NODE_PREFIX_BYTE = 0x01;
 const MAX_STEPS_SHOWN = 64;
 
 const ASCII = /* @__PURE__ */ new TextDecoder();
@@ -422,26 +390,23 @@ const HEX_VALUES: Int8Array = /* @__PURE__ */ (() => {
 
 /**
  * The common proof shape, read straight from the tape: a list of `[<64 lowercase hex>, "L"|"R"]`
- * pairs (what Zaxy writes). Returns the root it leads to, or undefined when anything else is
+ * pairs (what Zaxy writes), its siblings decoded back to back for `rootFromPackedProof`. Returns
+ * the root it leads to, or undefined when anything else is
  * present (escapes, other lengths or case, other sides, other types), which the general path then
  * handles with Python's exact semantics.
  */
 function foldPlainProof(bytes: Uint8Array, tape: Int32Array, proofSlot: number, leaf: Uint8Array, sha256: Sha256, detail: DisclosedDetail | undefined): Uint8Array | undefined {
-  if (tape[proofSlot] !== TAG_ARRAY) return undefined;
-  const count = tape[proofSlot + 1]!;
-  const message = new Uint8Array(65);
-  message[0] = NODE_PREFIX_BYTE;
+  if (!isArrayNode(tape, proofSlot)) return undefined;
+  const count = childCount(tape, proofSlot);
   const siblings = new Uint8Array(32 * count);
   let sides = '';
-  let step = proofSlot + SLOTS;
-  for (let k = 0; k < count; k++) {
-    if (tape[step] !== TAG_ARRAY || tape[step + 1] !== 2) return undefined;
-    const sibling = step + SLOTS;
-    const side = sibling + SLOTS;
-    if (tape[sibling] !== TAG_STRING || tape[side] !== TAG_STRING || tape[sibling + 3] !== 0 || tape[side + 3] !== 0) return undefined;
-    const start = tape[sibling + 1]!;
-    if (tape[sibling + 2]! - start !== 64 || tape[side + 2]! - tape[side + 1]! !== 1) return undefined;
-    const letter = bytes[tape[side + 1]!];
+  for (let k = 0, step = firstChild(proofSlot); k < count; k++, step = nextSlot(tape, step)) {
+    if (!isArrayNode(tape, step) || childCount(tape, step) !== 2) return undefined;
+    const sibling = firstChild(step);
+    const start = plainStringStart(tape, sibling, 64);
+    const sideAt = plainStringStart(tape, nextSlot(tape, sibling), 1);
+    if (start < 0 || sideAt < 0) return undefined;
+    const letter = bytes[sideAt];
     if (letter !== 0x4c && letter !== 0x52) return undefined;
     for (let i = 0; i < 32; i++) {
       const high = HEX_VALUES[bytes[start + 2 * i]!]!;
@@ -450,27 +415,18 @@ function foldPlainProof(bytes: Uint8Array, tape: Int32Array, proofSlot: number, 
       siblings[32 * k + i] = (high << 4) | low;
     }
     sides += letter === 0x4c ? 'L' : 'R';
-    step = tape[step + 2]!;
   }
-  let node = leaf;
-  for (let k = 0; k < count; k++) {
-    const sibling = siblings.subarray(32 * k, 32 * k + 32);
-    message.set(sides.charCodeAt(k) === 0x4c ? sibling : node, 1);
-    message.set(sides.charCodeAt(k) === 0x4c ? node : sibling, 33);
-    node = sha256.digest(message);
-  }
+  const root = rootFromPackedProof(leaf, siblings, sides, sha256);
   if (detail !== undefined) {
     // The siblings' own text (lowercase hex, checked above), decoded natively.
-    step = proofSlot + SLOTS;
-    for (let k = 0; k < count && k < MAX_STEPS_SHOWN; k++) {
-      const start = tape[step + SLOTS + 1]!;
+    for (let k = 0, step = firstChild(proofSlot); k < count && k < MAX_STEPS_SHOWN; k++, step = nextSlot(tape, step)) {
+      const start = plainStringStart(tape, firstChild(step), 64);
       detail.steps.push({ sibling: ASCII.decode(bytes.subarray(start, start + 64)), side: sides[k]! });
-      step = tape[step + 2]!;
     }
     detail.sides = sides;
     detail.proofDepth = count;
   }
-  return node;
+  return root;
 }
 
 /**
@@ -486,16 +442,16 @@ function foldDisclosed(
   detail: DisclosedDetail | undefined,
 ): { root: Uint8Array } | { error: PyError; path: (string | number)[] } {
   const { bytes, tape } = element;
-  if (tape[0] !== TAG_OBJECT) return { error: { pyError: 'TypeError', text: subscriptTypeError(materialize(bytes, tape, 0)) }, path: [] };
+  if (!isObjectNode(tape, 0)) return { error: { pyError: 'TypeError', text: subscriptTypeError(materialize(bytes, tape, 0)) }, path: [] };
   const contentSlot = memberValue(bytes, tape, 0, CONTENT);
   if (contentSlot < 0) return { error: { pyError: 'KeyError', text: pythonRepr('content') }, path: [] };
   if (detail !== undefined) (detail as { facts: EntryFacts | undefined }).facts = entryFacts(bytes, tape, contentSlot);
   const encodeError = canonical(element, contentSlot);
   if (encodeError !== undefined) return { error: { pyError: 'ValueError', text: encodeError }, path: ['content'] };
-  let node = sha256.digest(sink.bytes.subarray(0, sink.length));
+  const leaf = sha256.digest(sink.bytes.subarray(0, sink.length));
   const proofSlot = memberValue(bytes, tape, 0, PROOF);
   if (proofSlot < 0) return { error: { pyError: 'KeyError', text: pythonRepr('proof') }, path: [] };
-  const fast = foldPlainProof(bytes, tape, proofSlot, node, sha256, detail);
+  const fast = foldPlainProof(bytes, tape, proofSlot, leaf, sha256, detail);
   if (fast !== undefined) return { root: fast };
   if (detail !== undefined) {
     detail.steps.length = 0;
@@ -504,13 +460,14 @@ function foldDisclosed(
   const items = iterate(materialize(bytes, tape, proofSlot));
   if (isPyError(items)) return { error: items, path: ['proof'] };
   // Every step is unpacked and decoded before any hashing, as Python's list comprehension does.
-  const decoded: { sibling: Uint8Array; left: boolean }[] = [];
+  const decoded: ProofStep[] = [];
   for (let k = 0; k < items.length; k++) {
     const pair = unpackPair(items[k]!);
     if (isPyError(pair)) return { error: pair, path: ['proof', k] };
     const sibling = pythonFromHex(pair[0]);
     if (isPyError(sibling)) return { error: sibling, path: ['proof', k, 0] };
-    decoded.push({ sibling, left: pair[1] === 'L' });
+    // A side that is not a string is never "L" (docs/zaxy.md, 'Merkle tree').
+    decoded.push({ sibling, side: typeof pair[1] === 'string' ? pair[1] : '' });
     if (detail !== undefined) {
       if (detail.steps.length < MAX_STEPS_SHOWN) {
         detail.steps.push({ sibling: typeof pair[0] === 'string' ? pair[0] : '', side: typeof pair[1] === 'string' ? pair[1] : pythonRepr(pair[1]) });
@@ -521,16 +478,5 @@ function foldDisclosed(
     }
   }
   if (detail !== undefined) detail.proofDepth = decoded.length;
-  const message = new Uint8Array(65);
-  message[0] = NODE_PREFIX_BYTE;
-  for (const step of decoded) {
-    const left = step.left ? step.sibling : node;
-    const right = step.left ? node : step.sibling;
-    const joined = left.length === 32 && right.length === 32 ? message : new Uint8Array(1 + left.length + right.length);
-    joined[0] = NODE_PREFIX_BYTE;
-    joined.set(left, 1);
-    joined.set(right, 1 + left.length);
-    node = sha256.digest(joined);
-  }
-  return { root: node };
+  return { root: rootFromInclusionProof(leaf, decoded, sha256) };
 }

@@ -11,6 +11,7 @@ import type { StreamedArray } from '../../json/reader.ts';
 import type { JsonValue } from '../../json/value.ts';
 import { jsonPath } from '../../report/path.ts';
 import { type Candidate, clip } from './candidate-findings.ts';
+import type { ZaxySignerDetails } from './details.ts';
 import type { SignatureStep } from './header.ts';
 
 /** The only bundle version Zaxy's verifiers accept (docs/zaxy.md, 'Versions'). */
@@ -124,7 +125,7 @@ export function describePath(path: readonly (string | number)[]): string {
  * Signer facts for `details`: algorithm, public key and its short fingerprint (first 16 hex
  * digits of SHA-256 over the key bytes), session, creation time, nonce, Merkle root.
  */
-export function signerDetails(root: Root, step: SignatureStep | undefined, sha256: Sha256): Record<string, unknown> {
+export function signerDetails(root: Root, step: SignatureStep | undefined, sha256: Sha256): ZaxySignerDetails {
   const text = (key: string): string | null => {
     const value = rootValue(root, key);
     return typeof value === 'string' ? value : null;

@@ -21,6 +21,7 @@ import type { FindingCollector } from '../../report/collector.ts';
 import { jsonPath } from '../../report/path.ts';
 import type { CheckOutcome } from './bundle.ts';
 import { type Candidate, clip, record } from './candidate-findings.ts';
+import type { ZaxyDisclosedDetails, ZaxySubsetDetails } from './details.ts';
 import { describePath, isStreamed, pinCandidate, type Root, rootValue, signatureCandidate, signatureHexWarning, signerDetails, versionCandidate } from './signed-document.ts';
 import { signatureStep } from './header.ts';
 import { isPyError, pythonFromHex, subscriptTypeError } from './python-ops.ts';
@@ -49,7 +50,7 @@ const MALFORMED = 'malformed subset: ';
  * const outcome = await checkSubset({ bytes, root, disclosed, pin, verifier, sha256, collector, maxDepth: 990, maxProblems: 1000, rescan });
  * outcome.zaxy; // { ok: false, reason: 'inclusion proof failed for index 2' }
  */
-export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome> {
+export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome<ZaxySubsetDetails>> {
   const { root, pin, sha256 } = input;
   const version = versionCandidate(root);
   const pinned = pinCandidate(root, pin);
@@ -142,7 +143,7 @@ function readIndex(input: SubsetCheckInput, offset: number): JsonValue | undefin
   return read.ok ? read.value : undefined;
 }
 
-function disclosedDetail(detail: DisclosedDetail, included: boolean | null): Record<string, unknown> {
+function disclosedDetail(detail: DisclosedDetail, included: boolean | null): ZaxyDisclosedDetails {
   const index = detail.index;
   return {
     index: typeof index === 'bigint' && Number.isSafeInteger(Number(index)) ? Number(index) : index === undefined ? null : pythonRepr(index),

@@ -22,6 +22,7 @@ import type { FindingCollector } from '../../report/collector.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
 import type { CheckOutcome } from './bundle.ts';
 import { type Candidate, clip, record } from './candidate-findings.ts';
+import type { ZaxyUnsignedDetails } from './details.ts';
 import { isStreamed, type Root } from './signed-document.ts';
 import { CITATION, entrySchema, envelopeSchema, toPlain, UNSIGNED_VERSION } from './schema.ts';
 import type { EntryFacts, Scanner } from './scan.ts';
@@ -159,7 +160,7 @@ export interface UnsignedCheckInput {
  * @example
  * checkUnsigned({ scan, pin: undefined, collector }).zaxy.reason; // "unsupported bundle version 'zaxy.export.unsigned.v1'"
  */
-export function checkUnsigned(input: UnsignedCheckInput): CheckOutcome {
+export function checkUnsigned(input: UnsignedCheckInput): CheckOutcome<ZaxyUnsignedDetails> {
   const { scan, pin } = input;
   const root = scan.root as Root;
   const envelope: Record<string, unknown> = Object.create(null) as Record<string, unknown>;

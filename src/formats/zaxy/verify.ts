@@ -16,15 +16,16 @@ import type { Sha256 } from '../../crypto/sha256.ts';
 import type { JsonReadError } from '../../json/errors.ts';
 import { createDocumentReader } from '../../json/reader.ts';
 import { pythonTypeName, type JsonValue } from '../../json/value.ts';
-import { type CheckedDimensions, now } from '../../report/collector.ts';
-import type { FindingCode } from '../../report/codes.ts';
-import type { Report } from '../../report/types.ts';
+import type { CheckedDimensions } from '../../report/collector.ts';
+import type { FindingCode } from '../../codes.ts';
+import type { ReportOf } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import { StreamProblem } from '../../stream/problem.ts';
-import { nextTurn } from '../../stream/turn.ts';
+import { nextTurn, now } from '../../stream/turn.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, resolveSha256, type VerificationContext } from '../../verifier-lifecycle.ts';
 import { checkBundle, type CheckOutcome } from './bundle.ts';
+import type { ZaxyResult, ZaxyUnreadDetails } from './details.ts';
 import { PYTHON_NESTING_LIMIT, type ZaxyOptions } from './options.ts';
 import { createSignedScanner, type DisclosedScan, type Scanner, scanSignedDocument } from './scan.ts';
 import { UNSIGNED_VERSION } from './schema.ts';
@@ -46,7 +47,7 @@ const MAX_DETAIL_ENTRIES = 10_000;
  * report.verdicts; // { structure, integrity, authenticity, trust }
  * toZaxyJson(report); // { ok: true, reason: null }, exactly as Zaxy's verify_export answers
  */
-export async function verifyZaxy(input: VerifyInput | OpenedInput, options: ZaxyOptions = {}): Promise<Report> {
+export async function verifyZaxy(input: VerifyInput | OpenedInput, options: ZaxyOptions = {}): Promise<ReportOf<'zaxy'>> {
   if (options.expectPublicKey !== undefined && typeof options.expectPublicKey !== 'string') {
     throw new TypeError('options.expectPublicKey must be a hex string');
   }
@@ -56,24 +57,35 @@ export async function verifyZaxy(input: VerifyInput | OpenedInput, options: Zaxy
   const context = await beginVerification(input, options);
   const { collector, opened } = context;
   if (opened.gzNameWithoutMagic) collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
-  let outcome: Partial<CheckOutcome> & { kind?: ZaxyKind } = {};
+  let outcome: ZaxyOutcome;
   try {
     const sha256: Sha256 = await resolveSha256(options);
     outcome = await verifyDocument(context, sha256, options);
   } catch (error) {
     recordThrown(collector, error);
     const reason = collector.findings[collector.findings.length - 1]?.message ?? String(error);
-    outcome = { zaxy: { ok: false, reason }, checked: {}, details: {} };
+    outcome = notVerified({ ok: false, reason }, {});
   }
-  return finishVerification(context, {
+  return finishVerification<ReportOf<'zaxy'>>(context, {
     format: 'zaxy',
-    kind: outcome.kind ?? null,
-    checked: outcome.checked ?? {},
-    details: { ...outcome.details, zaxy: outcome.zaxy },
+    kind: outcome.kind,
+    checked: outcome.checked,
+    // Every shape's details end with `zaxy`, Zaxy's own answer (see details.ts).
+    details: outcome.details,
   });
 }
 
-async function verifyDocument(context: VerificationContext, sha256: Sha256, options: ZaxyOptions): Promise<Partial<CheckOutcome> & { kind?: ZaxyKind }> {
+/** What one reading decided: the shape checked (`kind`, with its details) or none (`kind: null`). */
+type ZaxyOutcome =
+  | ({ readonly kind: ZaxyKind } & CheckOutcome)
+  | ({ readonly kind: null } & CheckOutcome<ZaxyUnreadDetails>);
+
+/** An outcome where no shape was checked: Zaxy's answer, and no facts beyond it. */
+function notVerified(zaxy: ZaxyResult, checked: CheckedDimensions): ZaxyOutcome {
+  return { kind: null, zaxy, checked, details: { zaxy } };
+}
+
+async function verifyDocument(context: VerificationContext, sha256: Sha256, options: ZaxyOptions): Promise<ZaxyOutcome> {
   const { collector, limits } = context;
   const maxDepth = Math.min(limits.maxJsonDepth, PYTHON_NESTING_LIMIT);
   const maxProblems = limits.maxFindings + 1;
@@ -105,7 +117,7 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
     const type = pythonTypeName(root as JsonValue);
     const reason = `not a Zaxy bundle: the top level is a JSON ${type === 'list' ? 'array' : 'value'} (${type}), not an object; Zaxy's verifier would crash with AttributeError: '${type}' object has no attribute 'get'`;
     collector.add('zaxy.not_object', '$', reason, { compat: reason });
-    return { zaxy: { ok: false, reason }, checked: { structure: true }, details: {} };
+    return notVerified({ ok: false, reason }, { structure: true });
   }
 
   const shape = shapeOf(root);
@@ -193,7 +205,7 @@ function shapeOf(root: Map<string, unknown>): ZaxyKind {
 }
 
 /** A document Zaxy's Python could not read: no verdict from Zaxy, a clear failure from the kit. */
-function unreadable(context: VerificationContext, error: JsonReadError, length: number): Partial<CheckOutcome> {
+function unreadable(context: VerificationContext, error: JsonReadError, length: number): ZaxyOutcome {
   const { collector, limits } = context;
   let code: FindingCode;
   let message: string;
@@ -219,5 +231,5 @@ function unreadable(context: VerificationContext, error: JsonReadError, length: 
   }
   const reason = `cannot read the bundle: ${message}`;
   collector.add(code, '$', message, { compat: reason });
-  return { zaxy: { ok: false, reason }, checked: {} satisfies CheckedDimensions, details: {} };
+  return notVerified({ ok: false, reason }, {});
 }

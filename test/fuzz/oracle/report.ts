@@ -7,7 +7,7 @@
  * @module
  */
 import { isDeepStrictEqual } from 'node:util';
-import { CODES } from '../../../src/report/codes.ts';
+import { CODES } from '../../../src/codes.ts';
 import type { Dimension, Report } from '../../../src/report/types.ts';
 
 const OVERALL = new Set(['pass', 'fail', 'error']);

@@ -13,7 +13,7 @@
  * @module
  */
 import { safeParse, type GenericSchema } from 'valibot';
-import type { FindingCode } from '../../../report/codes.ts';
+import type { FindingCode } from '../../../codes.ts';
 import type { PathSegment } from '../../../report/path.ts';
 import { reportWarning, type CheckContext, type Scope } from '../context.ts';
 import { isJsonObject, type ParsedObject, type ParsedValue } from '../js-semantics.ts';

@@ -1,7 +1,7 @@
 /**
  * Gunzip on the platform's `DecompressionStream('gzip')` (browsers, workers), with the kit's
- * error contract (see `gunzip.ts`), and the default decompressor that picks it when it behaves
- * as measured, else fflate.
+ * error contract (`contract.ts`), and the probe that tells whether the platform's decoder behaves
+ * as measured (`streams.ts` picks it then, else fflate).
  *
  * Why: in Chromium the native decoder is 2–4× faster than fflate (measured: ~100–420 MB/s vs
  * ~40–90 MB/s), which the browser throughput target needs. Why it needs care: it decodes one
@@ -20,14 +20,13 @@
  * the damage may not be seen; the finding is the same.
  * @module
  */
+import { isStreamProblem, StreamProblem } from '../problem.ts';
+import type { PushCore } from '../push-core.ts';
+import type { GunzipOptions } from './contract.ts';
 import { crc32 } from './crc32.ts';
-import { createGunzipCore, createOutputGuard, streamFromPushCore, type GunzipFactory, type GunzipOptions, type PushCore } from './gunzip.ts';
-import { isStreamProblem, StreamProblem } from './problem.ts';
-
-const TARGET_OUTPUT_PER_WRITE = 1 << 20;
-const MIN_SLICE = 1 << 10;
-const MAX_SLICE = 256 << 10;
-const FIRST_SLICE = 4 << 10;
+import { checkMagic } from './members.ts';
+import { createOutputGuard } from './output-guard.ts';
+import { createReplay, FIRST_SLICE, nextSliceSize } from './slices.ts';
 
 /** One gzip member being decoded by a native stream. */
 interface NativeMember {
@@ -52,7 +51,7 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
   // The next member's first two bytes, checked before a native stream is made for it.
   const magic: number[] = [];
   // Bytes that followed a member's end inside the slice that found it: read again first.
-  let replay: Uint8Array | undefined;
+  const replay = createReplay((bytes) => take(bytes));
   // The slice being collected, and what came before it in this member (for locating its end).
   let slice = new Uint8Array(FIRST_SLICE);
   let sliceLength = 0;
@@ -128,7 +127,7 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
       if (end === undefined) throw problem;
       // The member ended at `end`: what follows in this slice is read again as the next thing.
       current = undefined;
-      replay = bytes.slice(end - start);
+      replay.hold(bytes.slice(end - start));
       consumed = end;
       return;
     }
@@ -139,8 +138,7 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
     merged.set(bytes, beforeLength);
     before.set(merged.subarray(merged.byteLength - keep));
     beforeLength = keep;
-    // Size the next slice from this one's ratio (a bomb gets small slices, text large ones).
-    sliceSize = Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((TARGET_OUTPUT_PER_WRITE * bytes.byteLength) / Math.max(bytes.byteLength, sliceOutput))));
+    sliceSize = nextSliceSize(bytes.byteLength, sliceOutput);
   };
 
   /**
@@ -175,11 +173,7 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
       let at = 0;
       while (magic.length < 2 && at < bytes.byteLength) magic.push(bytes[at++]!);
       consumed += at;
-      if ((magic.length >= 1 && magic[0] !== 0x1f) || (magic.length >= 2 && magic[1] !== 0x8b)) {
-        const offset = consumed - magic.length;
-        if (members > 0) throw new StreamProblem('gzip.trailing_garbage', `gzip: trailing data after last member is not a gzip header (at compressed byte ${offset})`, offset);
-        throw new StreamProblem('gzip.bad_header', `gzip: bad magic bytes, not gzip (at compressed byte ${offset})`, offset);
-      }
+      checkMagic(magic, magic.length, members > 0, consumed - magic.length);
       if (magic.length < 2) return at;
       startMember();
       slice.set(magic, 0);
@@ -200,39 +194,17 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
     return n;
   };
 
-  /** Takes the bytes left over after a member's end, before any new input. */
-  const drainReplay = async (): Promise<void> => {
-    while (replay) {
-      const bytes: Uint8Array = replay;
-      replay = undefined;
-      let at = 0;
-      while (at < bytes.byteLength) {
-        at += await take(bytes.subarray(at));
-        const again = replay as Uint8Array | undefined; // set by take() when a member ended
-        if (again) {
-          // Another member ended inside: its leftovers come before the rest of these bytes.
-          const rest = bytes.subarray(at);
-          const joined = new Uint8Array(again.byteLength + rest.byteLength);
-          joined.set(again);
-          joined.set(rest, again.byteLength);
-          replay = joined;
-          break;
-        }
-      }
-    }
-  };
-
   return {
     async push(chunk) {
-      await drainReplay();
+      await replay.drain();
       return take(chunk);
     },
     async finish() {
-      await drainReplay();
+      await replay.drain();
       // A final slice may end a member and leave bytes for the next one, and so on.
       while (current) {
         await flush(true);
-        await drainReplay();
+        await replay.drain();
       }
       if (magic.length > 0 || members === 0) {
         throw new StreamProblem('gzip.truncated', `gzip: unexpected end of compressed stream in member ${members + 1} header (after ${consumed} compressed bytes)`, consumed);
@@ -302,37 +274,3 @@ export function nativeGunzipUsable(): Promise<boolean> {
   nativeUsable ??= probeNativeGunzip();
   return nativeUsable;
 }
-
-/**
- * Gunzip on `DecompressionStream('gzip')`, for platforms where `nativeGunzipUsable()`.
- * @example
- * const text = await new Response(blob.stream().pipeThrough(nativeGunzipStream({ limits: DEFAULT_LIMITS }))).text();
- */
-export const nativeGunzipStream: GunzipFactory = (options) => streamFromPushCore((emit) => createNativeGunzipCore(options, emit));
-
-/**
- * The default decompressor: the platform's decoder where it passes the probe (browsers), else
- * fflate (`gunzipStream`). Both keep the same error contract.
- * @example
- * const report = await verify(file, { gunzip: defaultGunzip }); // the same as leaving it out
- */
-export const defaultGunzip: GunzipFactory = (options) =>
-  streamFromPushCore((emit) => {
-    let core: PushCore | undefined;
-    const ready = nativeGunzipUsable().then((native) => {
-      core = native ? createNativeGunzipCore(options, emit) : createGunzipCore(options, emit);
-    });
-    return {
-      async push(chunk) {
-        await ready;
-        return core!.push(chunk);
-      },
-      async finish() {
-        await ready;
-        return core!.finish();
-      },
-      destroy() {
-        core?.destroy?.();
-      },
-    };
-  });

@@ -1,19 +1,21 @@
 /**
  * The closed list of finding codes (docs/architecture.md, 'Finding codes'). Renaming a code is a
- * breaking change. Each format owns its rows in `src/formats/<id>/codes.ts`; this module only joins
- * them, so the union type `FindingCode` stays closed and the README table is generated from one
- * place. Verification looks up dimensions only (`dimensionOf`), so bundles of the verifiers carry
- * no summaries; `CODES`, the public table, joins both.
+ * breaking change. The core's rows are in `report/core-codes.ts`, and each format owns its rows in
+ * `formats/<id>/codes.ts`; this module, beside `verify.ts` (the one module that knows every
+ * format), only joins them, so the union type `FindingCode` stays closed and the README table is
+ * generated from one place. Verification looks up dimensions only (`dimensionOf`, handed to the
+ * collector), so bundles of the verifiers carry no summaries; `CODES`, the public table, joins
+ * both.
  * @module
  */
-import { CORE_CODE_SUMMARIES, CORE_CODES } from './core-codes.ts';
-import { AGENTXCHAIN_CODE_SUMMARIES, AGENTXCHAIN_CODES } from '../formats/agentxchain/codes.ts';
-import { ZAXY_CODE_SUMMARIES, ZAXY_CODES } from '../formats/zaxy/codes.ts';
-import { AGENT_HISTORY_CODE_SUMMARIES, AGENT_HISTORY_CODES } from '../formats/agent-history/codes.ts';
-import { CODEX_EXEC_CODE_SUMMARIES, CODEX_EXEC_CODES } from '../formats/codex-exec/codes.ts';
-import { NDJSON_CODE_SUMMARIES } from '../formats/ndjson/codes.ts';
-import type { CodeInfo } from './code-table.ts';
-import type { Dimension } from './types.ts';
+import { CORE_CODE_SUMMARIES, CORE_CODES } from './report/core-codes.ts';
+import { AGENTXCHAIN_CODE_SUMMARIES, AGENTXCHAIN_CODES } from './formats/agentxchain/codes.ts';
+import { ZAXY_CODE_SUMMARIES, ZAXY_CODES } from './formats/zaxy/codes.ts';
+import { AGENT_HISTORY_CODE_SUMMARIES, AGENT_HISTORY_CODES } from './formats/agent-history/codes.ts';
+import { CODEX_EXEC_CODE_SUMMARIES, CODEX_EXEC_CODES } from './formats/codex-exec/codes.ts';
+import { NDJSON_CODE_SUMMARIES } from './formats/ndjson/codes.ts';
+import type { CodeInfo } from './report/code-table.ts';
+import type { Dimension } from './report/types.ts';
 
 const DIMENSIONS = /* @__PURE__ */ Object.freeze({
   ...CORE_CODES,

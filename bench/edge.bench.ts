@@ -16,11 +16,11 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { startWorkerd } from '../test/runtimes/harness.ts';
 import { BENCH_DATA, hasBenchFile, missingMessage } from './data.ts';
-import type { Report } from '../src/report/types.ts';
 import { DEFAULT_EDGE_RETAINED_BYTES } from '../src/edge/options.ts';
 import { verify } from '../src/verify.ts';
 import { chunkedStream } from '../test/runtimes/chunked.ts';
 import { execStream } from '../test/runtimes/exec-stream.ts';
+import type { Report } from '../src/report.ts';
 
 const MiB = 1024 * 1024;
 

@@ -20,9 +20,9 @@ import { nodeGunzip } from '../bin/node-gunzip.ts';
 import { verifyAgentHistory } from '../src/formats/agent-history/index.ts';
 import { verifyCodexExec } from '../src/formats/codex-exec/index.ts';
 import type { VerifyOptions } from '../src/options.ts';
-import type { Report, ReportOf } from '../src/report/types.ts';
 import { fixturePath, PROJECT_ROOT } from '../test/helpers/fixtures.ts';
 import { BENCH_DATA as DATA, requireBenchFiles } from './data.ts';
+import type { Report, ReportOf } from '../src/report.ts';
 
 const RUNS = 3;
 const files = [

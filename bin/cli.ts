@@ -9,12 +9,12 @@ import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { toAgentxchainJson } from '../src/formats/agentxchain/compat.ts';
 import { toZaxyJson } from '../src/formats/zaxy/compat.ts';
-import type { Report } from '../src/report/types.ts';
 import { verify } from '../src/verify.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { nodeGunzip } from './node-gunzip.ts';
 import { nodeEntryHasher, nodeSha256 } from './node-sha256.ts';
 import { renderText } from './text-report.ts';
+import type { Report } from '../src/report.ts';
 
 /**
  * Files up to this size are read in one call (fastest for small files); larger ones are streamed,

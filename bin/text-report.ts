@@ -3,7 +3,6 @@
  * then findings grouped by path. Colour only when writing to a terminal.
  * @module
  */
-import type { Finding, Report } from '../src/report/types.ts';
 
 const STYLES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 } as const;
 type Style = keyof typeof STYLES;
@@ -49,3 +48,4 @@ function safe(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+import type { Finding, Report } from '../src/report.ts';

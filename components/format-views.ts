@@ -8,11 +8,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { FileRow } from '../src/formats/agentxchain/details.ts';
 import type { ZaxySignerDetails, ZaxySubsetDetails } from '../src/formats/zaxy/details.ts';
-import type { Report, ReportOf } from '../src/report/types.ts';
 import { text, zaxyEntries, type ZaxyEntry } from './details.ts';
 import type { EntryFilter } from './disclosure.ts';
 import { proofPath } from './proof-path.ts';
 import { formatBytes } from './format.ts';
+import type { Report, ReportOf } from '../src/report.ts';
 
 /** Rows drawn per table at first: a 500-row table costs ~100 ms of layout on a slow machine. */
 export const INITIAL_ROWS = 100;

@@ -6,11 +6,12 @@
  * @module
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { DimensionVerdict, Finding, Report, Verdicts } from '../src/report/types.ts';
+import type { DimensionVerdict, Verdicts } from '../src/report/types.ts';
 import { text, zaxyEntries } from './details.ts';
 import { matchingPositions } from './disclosure.ts';
 import { formatBytes } from './format.ts';
 import { moreRows, renderFormatDetails, visibleRows, type ViewState, type ViewUi } from './format-views.ts';
+import type { Finding, Report } from '../src/report.ts';
 
 /** What the report view needs from its element: its view state (tables, disclosure) and three actions. */
 export interface ReportHost {

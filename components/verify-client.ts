@@ -5,8 +5,8 @@
  * @module
  */
 import type { Limits } from '../src/limits.ts';
-import type { Report } from '../src/report/types.ts';
 import type { FromWorker, ToWorker, WorkerSource, WorkerVerifyOptions } from './worker-protocol.ts';
+import type { Report } from '../src/report.ts';
 
 /** How long a cancelled job may take to acknowledge before its worker is terminated. */
 const CANCEL_GRACE_MS = 500;

@@ -8,7 +8,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import type { Limits } from '../src/limits.ts';
-import type { FormatId, Report } from '../src/report/types.ts';
+import type { FormatId } from '../src/report/types.ts';
 import { EMPTY_FILTER, subsetFileName } from './disclosure.ts';
 import { formatBytes } from './format.ts';
 import type { ViewState } from './format-views.ts';
@@ -16,6 +16,7 @@ import type { ReportHost } from './report-view.ts';
 import { createVerifierClient, type VerifierClient } from './verify-client.ts';
 import { styles } from './verify-export.styles.ts';
 import type { WorkerSource } from './worker-protocol.ts';
+import type { Report } from '../src/report.ts';
 
 /** What the element verifies: one of its three inputs, captured when it was set. */
 type Source =

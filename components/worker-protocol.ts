@@ -8,7 +8,8 @@
  * @module
  */
 import type { Limits } from '../src/limits.ts';
-import type { FormatId, Report } from '../src/report/types.ts';
+import type { FormatId } from '../src/report/types.ts';
+import type { Report } from '../src/report.ts';
 
 /**
  * Where the artifact comes from. A Blob/File crosses by reference (no copy); bytes cross as a

@@ -5,8 +5,8 @@
  * @module
  */
 import '../components/verify-export.ts';
-import type { Report } from '../src/report/types.ts';
 import { SAMPLES, SAMPLE_ED25519_KEY } from './samples.ts';
+import type { Report } from '../src/report.ts';
 
 const verifier = document.querySelector('verify-export')!;
 const pin = document.querySelector<HTMLInputElement>('#pin')!;

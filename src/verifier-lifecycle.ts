@@ -7,12 +7,12 @@ import type { Sha256 } from './crypto/sha256.ts';
 import { resolveLimits, type Limits } from './limits.ts';
 import type { VerifyOptions } from './options.ts';
 import { dimensionOf } from './codes.ts';
-import { buildReport, createCollector, type CheckedDimensions, type FindingCollector } from './report/collector.ts';
-import type { Report } from './report/types.ts';
+import { buildReport, createCollector, type CheckedDimensions } from './report/collector.ts';
 import type { VerifyInput } from './stream/input.ts';
 import { openInput, type OpenedInput } from './stream/open.ts';
 import { isStreamProblem } from './stream/problem.ts';
 import { now } from './stream/turn.ts';
+import type { FindingCollector, Report } from './report.ts';
 
 export interface VerificationContext {
   readonly limits: Limits;

@@ -6,10 +6,11 @@
  */
 import type { VerifyOptions } from './options.ts';
 import { detectFormat } from './detect.ts';
-import type { FormatId, Report } from './report/types.ts';
+import type { FormatId } from './report/types.ts';
 import type { VerifyInput } from './stream/input.ts';
 import { beginVerification, finishVerification, recordThrown } from './verifier-lifecycle.ts';
 import type { EntryHasherFactory } from './formats/zaxy/entry-hashes.ts';
+import type { Report } from './report.ts';
 
 export interface AutoVerifyOptions extends VerifyOptions {
   /** Skip detection and verify as this format. */

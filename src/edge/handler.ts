@@ -8,13 +8,13 @@
  */
 import { verify } from '../verify.ts';
 import type { FindingCode } from '../codes.ts';
-import type { Report } from '../report/types.ts';
 import { beginVerification, finishVerification } from '../verifier-lifecycle.ts';
 import { RequestBody, startsWithGzipMagic } from './body.ts';
 import { DEFAULT_EDGE_RETAINED_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_LINGER_MS, type EdgeOptions } from './options.ts';
 import { isRefusal, readVerifyParams } from './request.ts';
 import { PREFLIGHT_HEADERS, corsHeaders, errorResponse, jsonResponse, lingeringJsonResponse, statusForReport, textResponse } from './response.ts';
 import { USAGE } from './usage.ts';
+import type { Report } from '../report.ts';
 
 /**
  * Answers one HTTP request: `POST` verifies the body, `GET`/`HEAD` describe the endpoint,

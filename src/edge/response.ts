@@ -4,7 +4,7 @@
  * @module
  */
 import type { FindingCode } from '../codes.ts';
-import type { Report } from '../report/types.ts';
+import type { Report } from '../report.ts';
 
 /** Limits that mean "the upload is too large for this endpoint": answered with 413. */
 const TOO_LARGE: ReadonlySet<FindingCode> = new Set<FindingCode>([

@@ -3,10 +3,7 @@
  * (docs/architecture.md, 'Report everything, then decide').
  * @module
  */
-import type { Dimension, DimensionVerdict, Finding, Overall, Report, Severity, Verdicts } from './types.ts';
-
-/** A finding code (the closed list is joined in `src/codes.ts`, which hands the collector its dimensions). */
-type FindingCode = Finding['code'];
+import type { AnyReport, Dimension, DimensionVerdict, Finding, Overall, Severity, Verdicts } from './types.ts';
 
 /** Extra fields a finding may carry beyond code, path and message. */
 export interface FindingExtras {
@@ -28,11 +25,15 @@ const STOP_RESERVE = 16;
  */
 const STATEMENTS_OF_FACT: ReadonlySet<string> = new Set(['kit.unsigned_format']);
 
-export interface FindingCollector {
+/**
+ * Findings of one verification. `Code` is the closed list of codes (`FindingCode` from
+ * `src/codes.ts`, which also hands `createCollector` each code's dimension).
+ */
+export interface FindingCollector<Code extends string = string> {
   /** Records a finding (severity `error` unless given). Past `maxFindings` it is counted, not kept. */
-  add(code: FindingCode, path: string, message: string, extras?: FindingExtras): void;
+  add(code: Code, path: string, message: string, extras?: FindingExtras): void;
   /** Findings recorded so far (read-only view). */
-  readonly findings: readonly Finding[];
+  readonly findings: readonly Finding<Code>[];
   /** True once any error-severity finding was added (kept or dropped). */
   readonly hasErrors: boolean;
   /** Number of error findings of one dimension, kept or dropped. */
@@ -48,9 +49,9 @@ export interface FindingCollector {
  * c.add('input.empty', '$', 'empty input');
  * c.hasErrors; // true
  */
-export function createCollector(options: { maxFindings: number; strict?: boolean; dimensionOf: (code: FindingCode) => Dimension }): FindingCollector {
+export function createCollector<Code extends string>(options: { maxFindings: number; strict?: boolean; dimensionOf: (code: Code) => Dimension }): FindingCollector<Code> {
   const { dimensionOf } = options;
-  const findings: Finding[] = [];
+  const findings: Finding<Code>[] = [];
   const errorsByDimension = new Map<Dimension, number>();
   let dropped = 0;
   let hasErrors = false;
@@ -70,7 +71,7 @@ export function createCollector(options: { maxFindings: number; strict?: boolean
         dropped++;
         return;
       }
-      const finding: Finding = { code, path, message, severity };
+      const finding: Finding<Code> = { code, path, message, severity };
       if (extras.compat !== undefined) (finding as { compat?: string }).compat = extras.compat;
       if (extras.expected !== undefined) (finding as { expected?: string }).expected = extras.expected;
       if (extras.actual !== undefined) (finding as { actual?: string }).actual = extras.actual;
@@ -82,7 +83,7 @@ export function createCollector(options: { maxFindings: number; strict?: boolean
       return [
         ...findings,
         Object.freeze({
-          code: 'limit.findings' as FindingCode,
+          code: 'limit.findings' as Code,
           path: '$',
           message: `${dropped} more finding(s) not recorded (limits.maxFindings = ${options.maxFindings})`,
           severity: 'warning' as const,
@@ -98,8 +99,8 @@ export function createCollector(options: { maxFindings: number; strict?: boolean
   };
 }
 
-/** What a report is built from; `R` is the kind of report (`ReportOf<'zaxy'>`, say), which types its details. */
-export interface ReportParts<R extends Report = Report> {
+/** What a report is built from; `R` is the kind of report (`ReportOf<'zaxy'>`, say), which types its details and codes. */
+export interface ReportParts<R extends AnyReport = AnyReport> {
   readonly format: R['format'];
   readonly kind: R['kind'];
   readonly input: string;
@@ -110,7 +111,7 @@ export interface ReportParts<R extends Report = Report> {
   readonly durationMs: number;
 }
 
-function dimensionVerdict(collector: FindingCollector, dimension: Exclude<Dimension, 'input'>, checked: CheckedDimensions): DimensionVerdict {
+function dimensionVerdict(collector: FindingCollector<string>, dimension: Exclude<Dimension, 'input'>, checked: CheckedDimensions): DimensionVerdict {
   if (collector.errorCount(dimension) > 0) return 'fail';
   return checked[dimension] ? 'pass' : 'not-checked';
 }
@@ -120,7 +121,7 @@ function dimensionVerdict(collector: FindingCollector, dimension: Exclude<Dimens
  * `overall` is `error` when an `input` finding is an error, else `fail` when any error exists,
  * else `pass`. A dimension never examined stays `not-checked`, even when nothing failed.
  */
-export function buildReport<R extends Report = Report>(collector: FindingCollector, parts: ReportParts<R>): R {
+export function buildReport<R extends AnyReport>(collector: FindingCollector<R['findings'][number]['code']>, parts: ReportParts<R>): R {
   const verdicts: Verdicts = Object.freeze({
     structure: dimensionVerdict(collector, 'structure', parts.checked),
     integrity: dimensionVerdict(collector, 'integrity', parts.checked),

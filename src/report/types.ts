@@ -1,14 +1,9 @@
 /**
- * The report every verifier returns (docs/architecture.md, 'The report'). Plain data,
- * JSON-serialisable, frozen.
+ * The shape of the report every verifier returns (docs/architecture.md, 'The report'): plain
+ * data, JSON-serialisable, frozen. Format-agnostic: `src/report.ts` binds it to the formats'
+ * details and the closed list of codes, so that `report/` imports nothing from the formats.
  * @module
  */
-import type { AgentHistoryDetails, AgentHistorySchema } from '../formats/agent-history/details.ts';
-import type { AgentxchainDetails } from '../formats/agentxchain/details.ts';
-import type { CodexExecDetails } from '../formats/codex-exec/details.ts';
-import type { ZaxyBundleDetails, ZaxySubsetDetails, ZaxyUnreadDetails, ZaxyUnsignedDetails } from '../formats/zaxy/details.ts';
-import type { FindingCode } from '../codes.ts';
-
 /** Format ids the kit knows; one folder under `src/formats/` each. */
 export type FormatId = 'agentxchain' | 'zaxy' | 'agent-history' | 'codex-exec';
 
@@ -26,9 +21,10 @@ export type Dimension = 'input' | 'structure' | 'integrity' | 'authenticity' | '
 
 export type Severity = 'error' | 'warning';
 
-export interface Finding {
-  /** Stable code from `codes.ts`. */
-  readonly code: FindingCode;
+/** A finding; `Code` is the closed list of codes (`FindingCode`, joined in `src/codes.ts`). */
+export interface Finding<Code extends string = string> {
+  /** Stable code from `src/codes.ts`. */
+  readonly code: Code;
   /** JSON path (`$.files[".agentxchain/state.json"].sha256`) or `line 17` for NDJSON. */
   readonly path: string;
   /** Human-readable; the reference tool's wording where the format's docs/ page gives one. */
@@ -55,7 +51,7 @@ export interface Verdicts {
  * What every report holds, whatever the format: `format` says which details it carries (see
  * `Report`), and every string in the details may come from the artifact.
  */
-export interface ReportShape<Format extends FormatId | null, Kind extends string | null, Details> {
+export interface ReportShape<Format extends FormatId | null, Kind extends string | null, Details, Code extends string = string> {
   readonly overall: Overall;
   readonly verdicts: Verdicts;
   readonly format: Format;
@@ -64,32 +60,11 @@ export interface ReportShape<Format extends FormatId | null, Kind extends string
   /** File name, URL, or `stdin` / `bytes`. */
   readonly input: string;
   /** Every problem found, in the order found, at most `limits.maxFindings` (+1 `limit.findings`). */
-  readonly findings: readonly Finding[];
+  readonly findings: readonly Finding<Code>[];
   /** The format's facts (README, 'The report'): file table, signer, counts, bytes in and out … */
   readonly details: Details;
   readonly stats: { readonly bytes_read: number; readonly duration_ms: number };
 }
 
-/** The details of a report whose format is unknown (`format: null`): none. */
-export type UnknownFormatDetails = Readonly<Record<string, never>>;
-
-/**
- * A verification report, discriminated on `format` (and, for Zaxy, on `kind`): narrowing
- * `report.format` gives `report.details` its format's type.
- */
-export type Report =
-  | ReportShape<'agentxchain', string | null, AgentxchainDetails>
-  | ReportShape<'zaxy', 'zaxy.portable.v1', ZaxyBundleDetails>
-  | ReportShape<'zaxy', 'zaxy.subset', ZaxySubsetDetails>
-  | ReportShape<'zaxy', 'zaxy.export.unsigned.v1', ZaxyUnsignedDetails>
-  | ReportShape<'zaxy', null, ZaxyUnreadDetails>
-  | ReportShape<'agent-history', AgentHistorySchema | null, AgentHistoryDetails>
-  | ReportShape<'codex-exec', 'exec-jsonl', CodexExecDetails>
-  | ReportShape<null, null, UnknownFormatDetails>;
-
-/**
- * The reports of one format, e.g. `ReportOf<'zaxy'>`.
- * @example
- * function fileCount(report: ReportOf<'agentxchain'>): number | undefined { return report.details.file_count; }
- */
-export type ReportOf<Format extends FormatId | null> = Extract<Report, { readonly format: Format }>;
+/** Any report, whatever its format and codes (the public, format-bound `Report` is in `src/report.ts`). */
+export type AnyReport = ReportShape<FormatId | null, string | null, unknown>;

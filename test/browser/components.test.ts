@@ -6,8 +6,8 @@ import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import { defineVerifyExport, VerifyExportElement } from '../../components/verify-export.ts';
 import type { VerifyExportFailure, VerifyExportProgress } from '../../components/verify-export.ts';
 import { INITIAL_ROWS } from '../../components/format-views.ts';
-import type { Report } from '../../src/report/types.ts';
 import { fixtureBytes, fixtureManifest, fixtureUrl } from './fixtures.ts';
+import type { Report } from '../../src/report.ts';
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);

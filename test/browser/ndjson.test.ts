@@ -8,9 +8,9 @@
 import { readFile } from '@web/test-runner-commands';
 import { verifyAgentHistory } from '../../src/formats/agent-history/index.ts';
 import { verifyCodexExec } from '../../src/formats/codex-exec/index.ts';
-import type { Report } from '../../src/report/types.ts';
 import { assertMatchesExpectation, type NdjsonCase } from '../conformance/agent-history-expect.ts';
 import { fixtureManifest } from './fixtures.ts';
+import type { Report } from '../../src/report.ts';
 
 /** The fixture's exact bytes from test/fixtures, read by the test runner (path relative to this file). */
 async function fixtureBytes(relative: string): Promise<Uint8Array<ArrayBuffer>> {

@@ -5,10 +5,10 @@
 import { handleVerifyRequest, statusForReport } from '../../src/edge/index.ts';
 import { toHex } from '../../src/encoding/hex.ts';
 import type { Sha256 } from '../../src/crypto/sha256.ts';
-import type { Report } from '../../src/report/types.ts';
 import { verify } from '../../src/verify.ts';
 import { initSha256 } from '../../wasm/sha256.ts';
 import { fixtureBytes, fixtureManifest } from './fixtures.ts';
+import type { Report } from '../../src/report.ts';
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);

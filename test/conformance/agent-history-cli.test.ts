@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import type { Report } from '../../src/report/types.ts';
 import { verify } from '../../src/verify.ts';
 import { execLines } from '../runtimes/exec-stream.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, loadCases } from '../helpers/fixtures.ts';
 import { assertMatchesExpectation, type NdjsonCase } from './agent-history-expect.ts';
+import type { Report } from '../../src/report.ts';
 
 const PICKS: Record<string, string[]> = {
   'agent-history': [

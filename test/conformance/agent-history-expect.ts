@@ -1,6 +1,5 @@
 // How an NDJSON fixture's `expected` (its manifest in test/fixtures/) is compared with a report,
 // for the agent-history and codex-exec suites, in Node and in the browser (no Node imports here).
-import type { Report } from '../../src/report/types.ts';
 
 export interface NdjsonCase {
   readonly file: string;
@@ -42,3 +41,4 @@ export function assertMatchesExpectation(report: Report, testCase: NdjsonCase): 
     }
   }
 }
+import type { Report } from '../../src/report.ts';

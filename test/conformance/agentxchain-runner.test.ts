@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENTXCHAIN_CODES } from '../../src/formats/agentxchain/codes.ts';
 import { toAgentxchainJson, verifyAgentxchain } from '../../src/formats/agentxchain/index.ts';
-import type { Report } from '../../src/report/types.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
+import type { Report } from '../../src/report.ts';
 
 interface Vector {
   readonly name: string;

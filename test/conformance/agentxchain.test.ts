@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { toAgentxchainJson, verifyAgentxchain } from '../../src/formats/agentxchain/index.ts';
-import type { Report } from '../../src/report/types.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { nodeSha256 } from '../../bin/node-sha256.ts';
+import type { Report } from '../../src/report.ts';
 
 interface Case {
   readonly file: string;

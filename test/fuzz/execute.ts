@@ -9,7 +9,6 @@ import { getHeapStatistics } from 'node:v8';
 import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { verify, verifyAgentHistory, verifyAgentxchain, verifyCodexExec, verifyZaxy } from '../../src/index.ts';
 import { DEFAULT_LIMITS, type Limits } from '../../src/limits.ts';
-import type { Report } from '../../src/report/types.ts';
 import type { VerifyInput } from '../../src/stream/input.ts';
 import type { CallPlan, FuzzCase } from './case.ts';
 import { loadCorpus } from './corpus.ts';
@@ -19,6 +18,7 @@ import { ndjsonMustFail } from './oracle/ndjson.ts';
 import { reportProblems, reportSummary } from './oracle/report.ts';
 import { zaxyBaseline, zaxyMustFail, type ZaxyBaseline } from './oracle/zaxy.ts';
 import { createRng } from './rng.ts';
+import type { Report } from '../../src/report.ts';
 
 export type OracleName = 'escape' | 'hang' | 'heap' | 'internal-error' | 'report-shape' | 'false-pass' | 'chunking' | 'gzip-transparency';
 

@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { verifyAgentHistory } from '../../src/formats/agent-history/index.ts';
 import { verifyCodexExec } from '../../src/formats/codex-exec/index.ts';
-import type { Report } from '../../src/report/types.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
+import type { Report } from '../../src/report.ts';
 
 type Verifier = (input: Uint8Array | ReadableStream<Uint8Array>, options: { name: string }) => Promise<Report>;
 

@@ -15,9 +15,9 @@ import { canonicalJson, pythonJsonDumps } from '../../src/json/canonical.ts';
 import { readJson } from '../../src/json/reader.ts';
 import type { JsonObject, JsonValue } from '../../src/json/value.ts';
 import { discloseSubset, type DisclosureSelector, toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
-import type { Report } from '../../src/report/types.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
+import type { Report } from '../../src/report.ts';
 
 
 interface Case {

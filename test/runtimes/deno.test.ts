@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { statusForReport } from '../../src/edge/response.ts';
-import type { Report } from '../../src/report/types.ts';
 import { FIXTURES, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { extractSha256Wasm } from '../../build/wasm.mjs';
 import { allFixtureCases, assertSameBytesRead, caseQuery, comparable, FORMATS, freePort, nodeReport, type FixtureCase } from './harness.ts';
 import { within } from './http.ts';
+import type { Report } from '../../src/report.ts';
 
 const DENO = join(PROJECT_ROOT, 'node_modules/.bin/deno');
 const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' };

@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { handleVerifyRequest, optionsFromEnv, statusForReport, type EdgeOptions } from '../../src/edge/index.ts';
-import type { Report } from '../../src/report/types.ts';
 import { execStream } from './exec-stream.ts';
 import { chunkedStream } from './chunked.ts';
 import { allFixtureCases, caseQuery, comparable, nodeReport } from './harness.ts';
+import type { Report } from '../../src/report.ts';
 
 const URL_BASE = 'http://edge.test/';
 

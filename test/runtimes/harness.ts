@@ -8,10 +8,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { verify } from '../../src/verify.ts';
-import type { Finding, Report } from '../../src/report/types.ts';
 import { chunkedStream } from './chunked.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { buildWorker, COMPATIBILITY_DATE, workerdConfigFor } from '../../build/worker.mjs';
+import type { Finding, Report } from '../../src/report.ts';
 
 export const FORMATS = ['agentxchain', 'zaxy', 'agent-history', 'codex-exec'] as const;
 

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { statusForReport } from '../../src/edge/response.ts';
-import type { Report } from '../../src/report/types.ts';
 import { verify } from '../../src/verify.ts';
 import { allFixtureCases, assertSameBytesRead, caseQuery, comparable, FORMATS, nodeReport, startWorkerd, startWorkerdFromWrangler, type FixtureCase, type RunningWorkerd } from './harness.ts';
 import { execLines, execStream } from './exec-stream.ts';
 import { openUpload, trickle, within } from './http.ts';
 import { PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { ndjsonBomb } from '../helpers/bomb.ts';
+import type { Report } from '../../src/report.ts';
 
 const SMALL_LIMIT = 64 * 1024;
 const MiB = 1024 * 1024;

@@ -9,7 +9,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { verify, verifyAgentHistory, verifyAgentxchain, verifyCodexExec, verifyZaxy } from '../../src/index.ts';
-import type { Report } from '../../src/report/types.ts';
 import { loadCorpus, type Seed } from '../fuzz/corpus.ts';
 import { checkGzip } from '../fuzz/gzip-tools.ts';
 import { member, parseTree, walk, type JsonObject } from '../fuzz/json-tree.ts';
@@ -18,6 +17,7 @@ import { agentxchainMustFail } from '../fuzz/oracle/agentxchain.ts';
 import { ndjsonMustFail } from '../fuzz/oracle/ndjson.ts';
 import { reportProblems } from '../fuzz/oracle/report.ts';
 import { zaxyBaseline, zaxyMustFail } from '../fuzz/oracle/zaxy.ts';
+import type { Report } from '../../src/report.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -9,8 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { nodeSha256 } from '../../bin/node-sha256.ts';
 import { toAgentxchainJson, verifyAgentxchain } from '../../src/formats/agentxchain/index.ts';
 import type { VerifyOptions } from '../../src/options.ts';
-import type { Finding, Report, ReportOf } from '../../src/report/types.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
+import type { Finding, Report, ReportOf } from '../../src/report.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

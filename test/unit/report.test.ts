@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jsonPath, linePath } from '../../src/report/path.ts';
-import { dimensionOf } from '../../src/codes.ts';
+import { dimensionOf, type FindingCode } from '../../src/codes.ts';
 import { buildReport, createCollector } from '../../src/report/collector.ts';
 import { DEFAULT_LIMITS, resolveLimits } from '../../src/limits.ts';
 
@@ -35,7 +35,7 @@ test('the report is pass only without error findings, and unchecked dimensions s
 });
 
 test('the collector counts each error in the dimension its lookup gives', () => {
-  const collector = createCollector({ maxFindings: 10, dimensionOf: (code) => (code === 'gzip.crc_mismatch' ? 'trust' : dimensionOf(code)) });
+  const collector = createCollector({ maxFindings: 10, dimensionOf: (code: FindingCode) => (code === 'gzip.crc_mismatch' ? 'trust' : dimensionOf(code)) });
   collector.add('gzip.crc_mismatch', '$', 'crc');
   collector.add('gzip.size_mismatch', '$', 'isize');
   assert.equal(collector.errorCount('trust'), 1);

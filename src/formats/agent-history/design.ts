@@ -7,11 +7,11 @@
  * @module
  */
 import * as v from 'valibot';
-import type { FindingCollector } from '../../report/collector.ts';
 import { linePath, type PathSegment } from '../../report/path.ts';
 import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../ndjson/reader.ts';
 import type { AgentHistoryCounts } from './details.ts';
 import { CONTENT_BLOCKS, designGraph, designHeader, designSessionRecord, type DesignHeader } from './schema.ts';
+import type { FindingCollector } from '../../report.ts';
 
 const SCHEMA_ISSUE_CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
 

@@ -6,11 +6,11 @@
  * @module
  */
 import * as v from 'valibot';
-import type { FindingCollector } from '../../report/collector.ts';
 import { linePath } from '../../report/path.ts';
 import { isIsoTimestamp, quote, reportIssues } from '../ndjson/reader.ts';
 import type { ShapeChecker } from './design.ts';
 import { implHeader, implMessage, implSummary, ROLES } from './schema.ts';
+import type { FindingCollector } from '../../report.ts';
 
 const SCHEMA_ISSUE_CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
 

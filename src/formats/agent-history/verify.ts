@@ -9,7 +9,6 @@
  * @module
  */
 import type { VerifyOptions } from '../../options.ts';
-import type { ReportOf } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import type { SkimProfile } from '../../json/skim.ts';
 import { readNdjson, type JsonRecord } from '../ndjson/reader.ts';
@@ -18,6 +17,7 @@ import { beginVerification, finishVerification } from '../../verifier-lifecycle.
 import { createDesignChecker, type ShapeChecker } from './design.ts';
 import type { AgentHistorySchema } from './details.ts';
 import { createImplChecker } from './impl.ts';
+import type { ReportOf } from '../../report.ts';
 
 /**
  * Strings the checks never read (message text, tool input/output, metadata): skimmed away, so a

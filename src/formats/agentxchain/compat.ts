@@ -5,7 +5,7 @@
  * @module
  */
 import { dimensionOf } from '../../codes.ts';
-import type { Report } from '../../report/types.ts';
+import type { Report } from '../../report.ts';
 
 /** The reference's report object (verification ran) or its command-error object. */
 export type AgentxchainJson =

@@ -9,9 +9,10 @@
  */
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { FindingCode } from '../../codes.ts';
-import type { FindingCollector, FindingExtras } from '../../report/collector.ts';
+import type { FindingExtras } from '../../report/collector.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
 import { StreamProblem } from '../../stream/problem.ts';
+import type { FindingCollector } from '../../report.ts';
 
 /** One export being verified: the top-level artifact or a nested child export. */
 export interface Scope {

@@ -11,9 +11,7 @@
  */
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { VerifyOptions } from '../../options.ts';
-import type { FindingCollector } from '../../report/collector.ts';
 import { jsonPath } from '../../report/path.ts';
-import type { ReportOf } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, resolveSha256 } from '../../verifier-lifecycle.ts';
@@ -22,6 +20,7 @@ import type { AgentxchainDetails, EchoedValue } from './details.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 import { readDocument } from './read-document.ts';
 import { verifyExportObject } from './verify-artifact.ts';
+import type { FindingCollector, ReportOf } from '../../report.ts';
 
 /** Each child-export level adds at least three levels of JSON (`repos` → id → `export`). */
 const JSON_LEVELS_PER_CHILD = 3;

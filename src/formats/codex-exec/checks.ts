@@ -6,11 +6,11 @@
  * @module
  */
 import * as v from 'valibot';
-import type { FindingCollector } from '../../report/collector.ts';
 import { linePath } from '../../report/path.ts';
 import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../ndjson/reader.ts';
 import { envelope, PAYLOADS, type EventType } from './schema.ts';
 import type { CodexExecCounts } from './details.ts';
+import type { FindingCollector } from '../../report.ts';
 
 const SCHEMA_ISSUE_CODES = { missing: 'codex-exec.missing_field', invalid: 'codex-exec.invalid_field' } as const;
 

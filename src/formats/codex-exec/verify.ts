@@ -6,12 +6,12 @@
  * @module
  */
 import type { VerifyOptions } from '../../options.ts';
-import type { ReportOf } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import { readNdjson } from '../ndjson/reader.ts';
 import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification } from '../../verifier-lifecycle.ts';
 import { createExecChecker } from './checks.ts';
+import type { ReportOf } from '../../report.ts';
 
 /**
  * Verifies a codex-orchestrator `exec --jsonl` stream, plain or gzip.

@@ -11,7 +11,6 @@ import type { SignatureVerifier } from '../../crypto/signature.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { pythonRepr } from '../../json/python.ts';
 import { pythonTypeName } from '../../json/value.ts';
-import type { FindingCollector } from '../../report/collector.ts';
 import type { CheckedDimensions } from '../../report/collector.ts';
 import { jsonPath } from '../../report/path.ts';
 import { type Candidate, clip, record } from './candidate-findings.ts';
@@ -20,6 +19,7 @@ import { isStreamed, pinCandidate, type Root, rootValue, signatureCandidate, sig
 import { signatureStep } from './header.ts';
 import { subscriptTypeError } from './python-ops.ts';
 import type { EntriesScan, IdProblem } from './scan.ts';
+import type { FindingCollector } from '../../report.ts';
 
 export interface BundleCheckInput {
   readonly root: Root;

@@ -5,9 +5,9 @@
  * (docs/architecture.md, 'Report everything, then decide'), the others follow without it.
  * @module
  */
-import type { FindingCollector } from '../../report/collector.ts';
 import type { FindingCode } from '../../codes.ts';
 import type { Severity } from '../../report/types.ts';
+import type { FindingCollector } from '../../report.ts';
 
 export interface Candidate {
   readonly code: FindingCode;

@@ -4,7 +4,6 @@
  * (`--format json`), or Zaxy's text line `verify: OK` / `verify: FAIL - <reason>`.
  * @module
  */
-import type { Report } from '../../report/types.ts';
 
 /** Zaxy's result shape. `reason` is null exactly when `ok`. */
 export interface ZaxyResult {
@@ -38,3 +37,4 @@ function isZaxyResult(value: unknown): value is ZaxyResult {
   const { ok, reason } = value as Partial<ZaxyResult>;
   return typeof ok === 'boolean' && (reason === null || typeof reason === 'string');
 }
+import type { Report } from '../../report.ts';

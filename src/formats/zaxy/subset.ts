@@ -17,7 +17,6 @@ import { toHex } from '../../encoding/hex.ts';
 import { pythonRepr, pythonStr } from '../../json/python.ts';
 import { readJsonAt } from '../../json/reader.ts';
 import { type JsonValue, pythonTypeName } from '../../json/value.ts';
-import type { FindingCollector } from '../../report/collector.ts';
 import { jsonPath } from '../../report/path.ts';
 import type { CheckOutcome } from './bundle.ts';
 import { type Candidate, clip, record } from './candidate-findings.ts';
@@ -26,6 +25,7 @@ import { describePath, isStreamed, pinCandidate, type Root, rootValue, signature
 import { signatureStep } from './header.ts';
 import { isPyError, pythonFromHex, subscriptTypeError } from './python-ops.ts';
 import type { DisclosedDetail, DisclosedScan } from './scan.ts';
+import type { FindingCollector } from '../../report.ts';
 
 export interface SubsetCheckInput {
   readonly bytes: Uint8Array;

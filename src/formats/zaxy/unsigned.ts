@@ -18,7 +18,6 @@ import type { JsonReadError } from '../../json/errors.ts';
 import { pythonRepr } from '../../json/python.ts';
 import { type DocumentRoot, materialize, readJsonDocument } from '../../json/reader.ts';
 import type { JsonValue } from '../../json/value.ts';
-import type { FindingCollector } from '../../report/collector.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
 import type { CheckOutcome } from './bundle.ts';
 import { type Candidate, clip, record } from './candidate-findings.ts';
@@ -26,6 +25,7 @@ import type { ZaxyUnsignedDetails } from './details.ts';
 import { isStreamed, type Root } from './signed-document.ts';
 import { CITATION, entrySchema, envelopeSchema, toPlain, UNSIGNED_VERSION } from './schema.ts';
 import type { EntryFacts, Scanner } from './scan.ts';
+import type { FindingCollector } from '../../report.ts';
 
 export interface UnsignedScan {
   readonly root: DocumentRoot;

@@ -18,7 +18,6 @@ import { createDocumentReader } from '../../json/reader.ts';
 import { pythonTypeName, type JsonValue } from '../../json/value.ts';
 import type { CheckedDimensions } from '../../report/collector.ts';
 import type { FindingCode } from '../../codes.ts';
-import type { ReportOf } from '../../report/types.ts';
 import type { VerifyInput } from '../../stream/input.ts';
 import { StreamProblem } from '../../stream/problem.ts';
 import { nextTurn, now } from '../../stream/turn.ts';
@@ -31,6 +30,7 @@ import { createSignedScanner, type DisclosedScan, type Scanner, scanSignedDocume
 import { UNSIGNED_VERSION } from './schema.ts';
 import { checkSubset } from './subset.ts';
 import { checkUnsigned, createUnsignedScanner, scanUnsignedDocument } from './unsigned.ts';
+import type { ReportOf } from '../../report.ts';
 
 
 /** Report kinds of the three shapes. */

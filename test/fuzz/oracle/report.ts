@@ -8,7 +8,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { CODES } from '../../../src/codes.ts';
-import type { Dimension, Report } from '../../../src/report/types.ts';
+import type { Dimension } from '../../../src/report/types.ts';
+import type { Report } from '../../../src/report.ts';
 
 const OVERALL = new Set(['pass', 'fail', 'error']);
 const DIMENSION_VERDICT = new Set(['pass', 'fail', 'not-checked']);

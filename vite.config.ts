@@ -56,7 +56,16 @@ export default defineConfig({
   // worker URL and dynamic imports); listing them avoids a mid-session re-optimisation, which
   // reloads the page and leaves the running worker with stale module URLs.
   optimizeDeps: {
-    include: ['lit', '@lit/task', 'hash-wasm', 'fflate', '@noble/curves/ed25519.js', '@noble/hashes/sha2.js', '@noble/post-quantum/ml-dsa.js', 'valibot'],
+    include: [
+      'lit',
+      '@lit/task',
+      'hash-wasm',
+      'fflate',
+      '@noble/curves/ed25519.js',
+      '@noble/hashes/sha2.js',
+      '@noble/post-quantum/ml-dsa.js',
+      'valibot',
+    ],
   },
   build: {
     outDir: 'dist',

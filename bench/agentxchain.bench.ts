@@ -18,7 +18,6 @@ import { nodeSha256 } from '../bin/node-sha256.ts';
 const FILE = benchFile('agentxchain--large.json.gz');
 const RUNS = 5;
 
-
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[sorted.length >> 1]!;
@@ -42,17 +41,25 @@ async function gunzipAll(gz: Uint8Array): Promise<Uint8Array> {
 const gz = new Uint8Array(readFileSync(FILE));
 const plain = await gunzipAll(gz);
 const mb = plain.byteLength / 1e6;
-console.log(`input: ${FILE}\n  ${(gz.byteLength / 1e6).toFixed(1)} MB gzip, ${mb.toFixed(1)} MB decompressed; medians of ${RUNS} runs`);
+console.log(
+  `input: ${FILE}\n  ${(gz.byteLength / 1e6).toFixed(1)} MB gzip, ${mb.toFixed(1)} MB decompressed; medians of ${RUNS} runs`,
+);
 
 const row = (label: string, ms: number, cpuMs?: number): void =>
   console.log(
     `  ${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms  ${(mb / (ms / 1000)).toFixed(0).padStart(5)} MB/s${cpuMs === undefined ? '' : `  (CPU ${cpuMs.toFixed(0)} ms)`}`,
   );
-console.log(`  machine load average: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (2 cores; wall times inflate under load, CPU times less so)`);
+console.log(
+  `  machine load average: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (2 cores; wall times inflate under load, CPU times less so)`,
+);
 
 const gunzipRuns = [];
 for (let i = 0; i < RUNS; i++) gunzipRuns.push(await timed(() => gunzipAll(gz)));
-row('gunzip (core stream, default decompressor)', median(gunzipRuns.map((r) => r.ms)), median(gunzipRuns.map((r) => r.cpuMs)));
+row(
+  'gunzip (core stream, default decompressor)',
+  median(gunzipRuns.map((r) => r.ms)),
+  median(gunzipRuns.map((r) => r.cpuMs)),
+);
 
 for (const [label, options] of [
   ['verify decompressed, node:crypto SHA-256', { sha256: nodeSha256 }],
@@ -81,7 +88,11 @@ if (existsSync('/usr/bin/time')) {
   const rss: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const result = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', process.execPath, cli, '--compat', 'agentxchain', '--format', 'json', FILE], { encoding: 'utf8' });
+    const result = spawnSync(
+      '/usr/bin/time',
+      ['-f', '%e %M %U %S', process.execPath, cli, '--compat', 'agentxchain', '--format', 'json', FILE],
+      { encoding: 'utf8' },
+    );
     if (result.status !== 0) throw new Error(`CLI exited ${result.status}: ${result.stderr}`);
     const [wall, kb, user, system] = result.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
     walls.push(wall! * 1000);
@@ -127,7 +138,13 @@ const bundle = await build({
 });
 const browser = await chromium.launch({
   executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
   headless: true,
 });
 try {
@@ -136,8 +153,12 @@ try {
   await page.route(`${origin}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === '/large.json.gz') return route.fulfill({ body: Buffer.from(gz), contentType: 'application/gzip' });
-    if (path === '/bench.js') return route.fulfill({ body: bundle.outputFiles[0]!.text, contentType: 'text/javascript' });
-    return route.fulfill({ body: '<!doctype html><script type="module" src="/bench.js"></script>', contentType: 'text/html' });
+    if (path === '/bench.js')
+      return route.fulfill({ body: bundle.outputFiles[0]!.text, contentType: 'text/javascript' });
+    return route.fulfill({
+      body: '<!doctype html><script type="module" src="/bench.js"></script>',
+      contentType: 'text/html',
+    });
   });
   await page.goto(`${origin}/`);
   await page.waitForFunction(() => 'benchAgentxchain' in window);
@@ -145,9 +166,18 @@ try {
   for (let i = 0; i < 3; i++) {
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => 'benchAgentxchain' in window);
-    runs.push(await page.evaluate((url) => (window as unknown as { benchAgentxchain(url: string): Promise<(typeof runs)[number]> }).benchAgentxchain(url), `${origin}/large.json.gz`));
+    runs.push(
+      await page.evaluate(
+        (url) =>
+          (window as unknown as { benchAgentxchain(url: string): Promise<(typeof runs)[number]> }).benchAgentxchain(
+            url,
+          ),
+        `${origin}/large.json.gz`,
+      ),
+    );
   }
-  if (runs.some((run) => run.overall.some((o) => o !== 'pass'))) throw new Error(`Chromium: expected pass, got ${JSON.stringify(runs)}`);
+  if (runs.some((run) => run.overall.some((o) => o !== 'pass')))
+    throw new Error(`Chromium: expected pass, got ${JSON.stringify(runs)}`);
   console.log('Chromium (fresh page per run, hash-wasm SHA-256, the default gunzip: native DecompressionStream):');
   row('verify .gz end to end (target ≤ 700 ms)', median(runs.map((r) => r.verifyGz)));
   row('gunzip (core stream, collected in one buffer)', median(runs.map((r) => r.gunzip)));

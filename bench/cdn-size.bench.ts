@@ -39,12 +39,16 @@ try {
   const kb = (bytes: number): string => `${(bytes / KB).toFixed(1)} KB`;
 
   const firstLoad = closure(['verify-export.js'], false);
-  console.log(`first load (verify-export.js and its imports): ${kb(gzip(firstLoad))} gzip in ${firstLoad.size} file(s), target ≤ ${kb(FIRST_LOAD_TARGET)}`);
+  console.log(
+    `first load (verify-export.js and its imports): ${kb(gzip(firstLoad))} gzip in ${firstLoad.size} file(s), target ≤ ${kb(FIRST_LOAD_TARGET)}`,
+  );
   const common = [...firstLoad, ...closure(['verify-worker.js', holding('dist/components/report-view.js')], false)];
   for (const format of ['agentxchain', 'zaxy', 'agent-history', 'codex-exec']) {
     const loaded = new Set([...common, ...closure([holding(`dist/src/formats/${format}/index.js`)], true)]);
     const target = format === 'agentxchain' ? `, target ≤ ${kb(AGENTXCHAIN_TARGET)}` : '';
-    console.log(`${format}: ${kb(gzip(loaded))} gzip in ${loaded.size} file(s), every dynamic import below its verifier counted (an upper bound)${target}`);
+    console.log(
+      `${format}: ${kb(gzip(loaded))} gzip in ${loaded.size} file(s), every dynamic import below its verifier counted (an upper bound)${target}`,
+    );
   }
   const total = gzip(outputs.values());
   console.log(`all of dist/cdn: ${kb(total)} gzip in ${outputs.size} JavaScript file(s)`);

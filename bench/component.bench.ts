@@ -14,7 +14,11 @@ import { chromium } from 'playwright-core';
 import { buildDemo, CHROMIUM, PROJECT_ROOT, serveStatic } from '../test/e2e/serve.ts';
 import { BENCH_DATA, requireBenchFiles } from './data.ts';
 
-requireBenchFiles('agentxchain--large.json.gz', 'codex-exec--perf-60mb-chunks.jsonl.gz', 'zaxy--bundle-100k-ml-dsa-65.json.gz');
+requireBenchFiles(
+  'agentxchain--large.json.gz',
+  'codex-exec--perf-60mb-chunks.jsonl.gz',
+  'zaxy--bundle-100k-ml-dsa-65.json.gz',
+);
 const wallStart = performance.now();
 
 await buildDemo();
@@ -45,14 +49,21 @@ try {
       }),
     );
   }
-  console.log(`demo usable after load: cold ${usable[0]!.toFixed(0)} ms, warm ${usable.slice(1).map((t) => t.toFixed(0)).join(' / ')} ms (target ≤ 1000 ms warm)`);
+  console.log(
+    `demo usable after load: cold ${usable[0]!.toFixed(0)} ms, warm ${usable
+      .slice(1)
+      .map((t) => t.toFixed(0))
+      .join(' / ')} ms (target ≤ 1000 ms warm)`,
+  );
 
   // What one AgentXchain export costs in code.
   fetched.length = 0;
   await page.goto(`${server.origin}/`);
   await verifyFile(page, join(PROJECT_ROOT, 'demo', 'samples', 'agentxchain-pass.json'));
   const shellAndDemo = fetched.reduce((sum, entry) => sum + entry.bytes, 0);
-  console.log(`JS/WASM fetched to verify an AgentXchain export (demo page incl.): ${(shellAndDemo / 1024).toFixed(1)} KB gzip in ${fetched.length} files`);
+  console.log(
+    `JS/WASM fetched to verify an AgentXchain export (demo page incl.): ${(shellAndDemo / 1024).toFixed(1)} KB gzip in ${fetched.length} files`,
+  );
   for (const entry of fetched) console.log(`  ${new URL(entry.url).pathname}  ${(entry.bytes / 1024).toFixed(1)} KB`);
 
   // 50 MB: the decompressed large AgentXchain export, picked through the file input.
@@ -86,7 +97,9 @@ try {
   await server.close();
   await rm(temp, { recursive: true, force: true });
 }
-console.log(`wall ${((performance.now() - wallStart) / 1000).toFixed(1)} s, peak RSS (node side) ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+console.log(
+  `wall ${((performance.now() - wallStart) / 1000).toFixed(1)} s, peak RSS (node side) ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+);
 
 interface Run {
   readonly firstProgressMs: number;
@@ -104,38 +117,61 @@ async function verifyFile(page: import('playwright-core').Page, path: string): P
   await page.evaluate(() => {
     const element = document.querySelector('verify-export')!;
     const input = element.shadowRoot!.querySelector('input[type="file"]')!;
-    const state = { pickedAt: 0, firstProgress: 0, events: 0, done: 0, overall: '', bytes: 0, longestGap: 0, gapEndedAt: 0 };
+    const state = {
+      pickedAt: 0,
+      firstProgress: 0,
+      events: 0,
+      done: 0,
+      overall: '',
+      bytes: 0,
+      longestGap: 0,
+      gapEndedAt: 0,
+    };
     (window as unknown as { __bench: typeof state }).__bench = state;
-    input.addEventListener('change', () => {
-      state.pickedAt = performance.now();
-      // A 10 ms heartbeat: any gap much longer than that is the main thread being blocked.
-      let last = performance.now();
-      const beat = setInterval(() => {
-        const now = performance.now();
-        if (now - last > state.longestGap) {
-          state.longestGap = now - last;
-          state.gapEndedAt = now;
-        }
-        last = now;
-        if (state.done !== 0 && now - state.done > 500) clearInterval(beat);
-      }, 10);
-    }, { capture: true, once: true });
+    input.addEventListener(
+      'change',
+      () => {
+        state.pickedAt = performance.now();
+        // A 10 ms heartbeat: any gap much longer than that is the main thread being blocked.
+        let last = performance.now();
+        const beat = setInterval(() => {
+          const now = performance.now();
+          if (now - last > state.longestGap) {
+            state.longestGap = now - last;
+            state.gapEndedAt = now;
+          }
+          last = now;
+          if (state.done !== 0 && now - state.done > 500) clearInterval(beat);
+        }, 10);
+      },
+      { capture: true, once: true },
+    );
     element.addEventListener('verify-export:progress', (event) => {
       state.events++;
       if (state.firstProgress === 0) state.firstProgress = performance.now();
       state.bytes = (event as CustomEvent<{ bytesRead: number }>).detail.bytesRead;
     });
-    element.addEventListener('verify-export:result', (event) => {
-      state.done = performance.now();
-      state.overall = (event as CustomEvent<{ overall: string }>).detail.overall;
-    }, { once: true });
-    element.addEventListener('verify-export:error', () => {
-      state.done = performance.now();
-      state.overall = 'no report';
-    }, { once: true });
+    element.addEventListener(
+      'verify-export:result',
+      (event) => {
+        state.done = performance.now();
+        state.overall = (event as CustomEvent<{ overall: string }>).detail.overall;
+      },
+      { once: true },
+    );
+    element.addEventListener(
+      'verify-export:error',
+      () => {
+        state.done = performance.now();
+        state.overall = 'no report';
+      },
+      { once: true },
+    );
   });
   await page.locator('verify-export input[type="file"]').setInputFiles(path);
-  await page.waitForFunction(() => (window as unknown as { __bench: { done: number } }).__bench.done > 0, undefined, { timeout: 300_000 });
+  await page.waitForFunction(() => (window as unknown as { __bench: { done: number } }).__bench.done > 0, undefined, {
+    timeout: 300_000,
+  });
   await page.waitForTimeout(600);
   const state = await page.evaluate(() => (window as unknown as { __bench: Record<string, number | string> }).__bench);
   return {

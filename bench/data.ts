@@ -7,7 +7,9 @@ import { resolve } from 'node:path';
 import { PROJECT_ROOT } from '../test/helpers/fixtures.ts';
 
 /** The bench data folder: $BENCH_DATA, or ../shared/bench-data beside the project. */
-export const BENCH_DATA = process.env['BENCH_DATA'] ? resolve(process.env['BENCH_DATA']) : resolve(PROJECT_ROOT, '../shared/bench-data');
+export const BENCH_DATA = process.env['BENCH_DATA']
+  ? resolve(process.env['BENCH_DATA'])
+  : resolve(PROJECT_ROOT, '../shared/bench-data');
 
 /** Why `name` cannot be read, in one line. */
 export function missingMessage(name: string): string {

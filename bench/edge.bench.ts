@@ -29,7 +29,9 @@ const MiB = 1024 * 1024;
 if (process.argv[2] === '--heap-probe') {
   const target = process.argv[3]!;
   // Decompressed here, so that the verifier asks for every 1 MiB of the document it holds.
-  const source = target.startsWith('synthetic:') ? execStream(Number(target.slice('synthetic:'.length))) : new Uint8Array(target.endsWith('.gz') ? gunzipSync(readFileSync(target)) : readFileSync(target));
+  const source = target.startsWith('synthetic:')
+    ? execStream(Number(target.slice('synthetic:'.length)))
+    : new Uint8Array(target.endsWith('.gz') ? gunzipSync(readFileSync(target)) : readFileSync(target));
   // ArrayBuffers live outside the V8 heap the old-space limit bounds: sample what is still held
   // after a full GC each time another 1 MiB reaches the verifier (and at the end), above what
   // this process held before verifying (the input itself).
@@ -61,14 +63,27 @@ if (process.argv[2] === '--heap-probe') {
     },
   });
   // The edge's own limits: Zaxy keeps only DEFAULT_EDGE_RETAINED_BYTES of what it has read.
-  const report = await verify(input, { name: target.replace(/\.gz$/, ''), limits: { maxRetainedBytes: DEFAULT_EDGE_RETAINED_BYTES } });
+  const report = await verify(input, {
+    name: target.replace(/\.gz$/, ''),
+    limits: { maxRetainedBytes: DEFAULT_EDGE_RETAINED_BYTES },
+  });
   sample();
   // VmHWM, not resourceUsage().maxRSS: Linux keeps ru_maxrss across fork and exec, so a child of
   // this large bench process would report the parent's peak (980 MB here) instead of its own.
-  const hwm = existsSync('/proc/self/status') ? /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] : undefined;
+  const hwm = existsSync('/proc/self/status')
+    ? /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
+    : undefined;
   const maxRssKb = hwm === undefined ? process.resourceUsage().maxRSS : Number(hwm);
-  const lines = report.format === 'agent-history' || report.format === 'codex-exec' ? report.details.line_count : undefined;
-  console.log(JSON.stringify({ overall: report.overall, lines, maxRssMb: Math.round(maxRssKb / 1024), liveBuffersMb: Math.round(liveBuffers / 2 ** 20) }));
+  const lines =
+    report.format === 'agent-history' || report.format === 'codex-exec' ? report.details.line_count : undefined;
+  console.log(
+    JSON.stringify({
+      overall: report.overall,
+      lines,
+      maxRssMb: Math.round(maxRssKb / 1024),
+      liveBuffersMb: Math.round(liveBuffers / 2 ** 20),
+    }),
+  );
   process.exit(0);
 }
 
@@ -77,10 +92,21 @@ const ISOLATE_LIMIT = 128 * MiB;
 const REQUEST_TIMEOUT_MS = 120_000;
 
 const ARTIFACTS = [
-  { file: 'agentxchain--large.json.gz', what: 'AgentXchain run export, 54 MB JSON (whole document)', wholeDocument: true },
-  { file: 'zaxy--bundle-100k-ml-dsa-65.json.gz', what: 'Zaxy signed bundle, 100k entries, 56 MB JSON (entries dropped once read: the edge keeps 4 MiB)', wholeDocument: true },
+  {
+    file: 'agentxchain--large.json.gz',
+    what: 'AgentXchain run export, 54 MB JSON (whole document)',
+    wholeDocument: true,
+  },
+  {
+    file: 'zaxy--bundle-100k-ml-dsa-65.json.gz',
+    what: 'Zaxy signed bundle, 100k entries, 56 MB JSON (entries dropped once read: the edge keeps 4 MiB)',
+    wholeDocument: true,
+  },
   { file: 'zaxy--subset-1k-ml-dsa-65.json.gz', what: 'Zaxy disclosed subset, 1k entries' },
-  { file: 'agent-history--real-impl-large-claude-20251120140203_e6bc06c4-20df-d128-be96-9316999fb887.ndjson.gz', what: 'agent-history 2.0 NDJSON, 19 MB (streamed)' },
+  {
+    file: 'agent-history--real-impl-large-claude-20251120140203_e6bc06c4-20df-d128-be96-9316999fb887.ndjson.gz',
+    what: 'agent-history 2.0 NDJSON, 19 MB (streamed)',
+  },
   { file: 'agent-history--design-large.ndjson.gz', what: 'agent-history 1.0 NDJSON, 108 MB (streamed)' },
   { file: 'codex-exec--perf-60mb-chunks.jsonl.gz', what: 'codex-exec JSONL, 60 MB (streamed)' },
   { file: 'agent-history--bomb-4gb.ndjson.gz', what: 'gzip bomb, ~4 GiB expanded (must stop at the limit)' },
@@ -97,7 +123,20 @@ const filter = process.argv.slice(2);
 function smallestHeap(path: string): { heapMb: number; rssMb: number; liveBuffersMb: number } | undefined {
   type Probe = { maxRssMb: number; liveBuffersMb: number };
   const run = (mb: number): Probe | undefined => {
-    const child = spawnSync(process.execPath, [`--max-old-space-size=${mb}`, '--max-semi-space-size=1', '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--heap-probe', path], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      [
+        `--max-old-space-size=${mb}`,
+        '--max-semi-space-size=1',
+        '--expose-gc',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--heap-probe',
+        path,
+      ],
+      { encoding: 'utf8' },
+    );
     return child.status === 0 ? (JSON.parse(child.stdout.trim().split('\n').pop()!) as Probe) : undefined;
   };
   let low = 0;
@@ -117,7 +156,11 @@ const mb = (bytes: number): string => (bytes / MiB).toFixed(1);
 
 /** Peak RSS of Node with tsx doing nothing: the part of the RSS above that is not verification. */
 const nodeBaselineMb = Math.round(
-  Number(spawnSync(process.execPath, ['--import', 'tsx', '-e', 'console.log(process.resourceUsage().maxRSS / 1024)'], { encoding: 'utf8' }).stdout.trim()),
+  Number(
+    spawnSync(process.execPath, ['--import', 'tsx', '-e', 'console.log(process.resourceUsage().maxRSS / 1024)'], {
+      encoding: 'utf8',
+    }).stdout.trim(),
+  ),
 );
 
 console.log('file | overall (status) | wall | workerd peak (VmHWM) | baseline | Δ | Δ within 128 MB?');
@@ -136,29 +179,49 @@ for (const artifact of ARTIFACTS) {
     let response: Response;
     let report: Report;
     try {
-      response = await fetch(`${workerd.urls['main']}?name=${encodeURIComponent(artifact.file)}`, { method: 'POST', body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      response = await fetch(`${workerd.urls['main']}?name=${encodeURIComponent(artifact.file)}`, {
+        method: 'POST',
+        body,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
       report = (await response.json()) as Report;
     } catch (error) {
-      console.log(`${artifact.file} | no answer within ${REQUEST_TIMEOUT_MS / 1000} s (${(error as Error).name}); workerd at ${mb(workerd.peakBytes())} MB peak`);
+      console.log(
+        `${artifact.file} | no answer within ${REQUEST_TIMEOUT_MS / 1000} s (${(error as Error).name}); workerd at ${mb(workerd.peakBytes())} MB peak`,
+      );
       continue;
     }
     const wall = performance.now() - started;
     const peak = workerd.peakBytes();
     const delta = peak - baseline;
-    const codes = [...new Set(report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code))].slice(0, 3);
+    const codes = [
+      ...new Set(report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code)),
+    ].slice(0, 3);
     console.log(
       `${artifact.file} | ${report.overall} (${response.status})${codes.length ? ` ${codes.join(',')}` : ''} | ${(wall / 1000).toFixed(2)} s | ${mb(peak)} MB | ${mb(baseline)} MB | ${mb(delta)} MB | ${delta <= ISOLATE_LIMIT ? 'yes' : `NO, over by ${mb(delta - ISOLATE_LIMIT)} MB`}`,
     );
-    console.log(`    ${artifact.what}; ${mb(body.byteLength)} MB sent, ${mb(report.stats.bytes_read)} MB read; details: ${JSON.stringify(report.details).slice(0, 160)}`);
+    console.log(
+      `    ${artifact.what}; ${mb(body.byteLength)} MB sent, ${mb(report.stats.bytes_read)} MB read; details: ${JSON.stringify(report.details).slice(0, 160)}`,
+    );
     if (artifact.wholeDocument) {
       // Under GC pressure (as under the isolate limit) the peak shows live memory, not lazy garbage.
-      const pressed = await startWorkerd([{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB) } }], {}, { v8Flags: ['--max-old-space-size=16'] });
+      const pressed = await startWorkerd(
+        [{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB) } }],
+        {},
+        { v8Flags: ['--max-old-space-size=16'] },
+      );
       try {
         const idle = pressed.peakBytes();
-        const answer = await fetch(`${pressed.urls['main']}?name=${encodeURIComponent(artifact.file)}`, { method: 'POST', body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
+        const answer = await fetch(`${pressed.urls['main']}?name=${encodeURIComponent(artifact.file)}`, {
+          method: 'POST',
+          body,
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        })
           .then(async (reply) => `${((await reply.json()) as Report).overall} (${reply.status})`)
           .catch((error: Error) => `no answer (${error.name}: the isolate died)`);
-        console.log(`    workerd with a 16 MB V8 old space: ${answer}, peak ${mb(pressed.peakBytes())} MB, Δ ${mb(pressed.peakBytes() - idle)} MB`);
+        console.log(
+          `    workerd with a 16 MB V8 old space: ${answer}, peak ${mb(pressed.peakBytes())} MB, Δ ${mb(pressed.peakBytes() - idle)} MB`,
+        );
       } finally {
         await pressed.stop();
       }
@@ -169,7 +232,7 @@ for (const artifact of ARTIFACTS) {
         heap === undefined
           ? '    Node: does not complete even with a 1024 MB old space'
           : `    Node: smallest --max-old-space-size that completes: ${heap.heapMb} MB, plus ArrayBuffers held at most ${heap.liveBuffersMb} MB (after GC, per 1 MiB read): ` +
-            `isolate memory ~${heap.heapMb + 3 + heap.liveBuffersMb} MB, ${heap.heapMb + 3 + heap.liveBuffersMb <= 128 ? 'within' : 'OVER'} 128 MB; peak RSS then ${heap.rssMb} MB (Node + tsx alone: ${nodeBaselineMb} MB)`,
+              `isolate memory ~${heap.heapMb + 3 + heap.liveBuffersMb} MB, ${heap.heapMb + 3 + heap.liveBuffersMb <= 128 ? 'within' : 'OVER'} 128 MB; peak RSS then ${heap.rssMb} MB (Node + tsx alone: ${nodeBaselineMb} MB)`,
       );
     }
   } finally {
@@ -183,13 +246,25 @@ if (filter.length === 0 || filter.some((word) => 'synthetic'.includes(word))) {
   console.log('\nsynthetic codex-exec JSONL, generated while sent (flat memory check)');
   // Default heap at two sizes, then the largest under a 16 MB old space: completing there shows
   // the isolate's live memory stays flat (VmHWM also counts workerd's own buffers and garbage).
-  const runs: [number, string[]][] = [[128 * MiB, []], [512 * MiB, []], [960 * MiB, ['--max-old-space-size=16']]];
+  const runs: [number, string[]][] = [
+    [128 * MiB, []],
+    [512 * MiB, []],
+    [960 * MiB, ['--max-old-space-size=16']],
+  ];
   for (const [size, v8Flags] of runs) {
-    const workerd = await startWorkerd([{ name: 'main', vars: { MAX_BODY_BYTES: String(1024 * MiB) } }], {}, { v8Flags });
+    const workerd = await startWorkerd(
+      [{ name: 'main', vars: { MAX_BODY_BYTES: String(1024 * MiB) } }],
+      {},
+      { v8Flags },
+    );
     try {
       const baseline = workerd.peakBytes();
       const started = performance.now();
-      const response = await fetch(`${workerd.urls['main']}?name=synthetic.jsonl`, { method: 'POST', body: execStream(size), duplex: 'half' } as RequestInit);
+      const response = await fetch(`${workerd.urls['main']}?name=synthetic.jsonl`, {
+        method: 'POST',
+        body: execStream(size),
+        duplex: 'half',
+      } as RequestInit);
       const report = (await response.json()) as Report;
       const wall = (performance.now() - started) / 1000;
       const peak = workerd.peakBytes();
@@ -204,8 +279,22 @@ if (filter.length === 0 || filter.some((word) => 'synthetic'.includes(word))) {
   // workerd peaks above include garbage V8 had no reason to collect yet).
   for (const size of [128 * MiB, 1024 * MiB]) {
     const started = performance.now();
-    const child = spawnSync(process.execPath, ['--max-old-space-size=32', '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--heap-probe', `synthetic:${size}`], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--max-old-space-size=32',
+        '--expose-gc',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--heap-probe',
+        `synthetic:${size}`,
+      ],
+      { encoding: 'utf8' },
+    );
     const wall = (performance.now() - started) / 1000;
-    console.log(`Node, --max-old-space-size=32, ${mb(size)} MB: ${child.status === 0 ? child.stdout.trim() : `failed (${child.status ?? child.signal})`} in ${wall.toFixed(1)} s`);
+    console.log(
+      `Node, --max-old-space-size=32, ${mb(size)} MB: ${child.status === 0 ? child.stdout.trim() : `failed (${child.status ?? child.signal})`} in ${wall.toFixed(1)} s`,
+    );
   }
 }

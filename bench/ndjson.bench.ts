@@ -33,9 +33,17 @@ const files = [
 ];
 requireBenchFiles(...files);
 
-const expectations: Record<string, Report['overall']> = { 'design-large': 'pass', 'real-impl-large': 'pass', 'perf-60mb': 'fail', bomb: 'error' };
-const expected = (file: string): Report['overall'] => expectations[Object.keys(expectations).find((k) => file.includes(k))!]!;
-const verifierFor = (file: string): ((input: Uint8Array, options: VerifyOptions) => Promise<ReportOf<'agent-history' | 'codex-exec'>>) =>
+const expectations: Record<string, Report['overall']> = {
+  'design-large': 'pass',
+  'real-impl-large': 'pass',
+  'perf-60mb': 'fail',
+  bomb: 'error',
+};
+const expected = (file: string): Report['overall'] =>
+  expectations[Object.keys(expectations).find((k) => file.includes(k))!]!;
+const verifierFor = (
+  file: string,
+): ((input: Uint8Array, options: VerifyOptions) => Promise<ReportOf<'agent-history' | 'codex-exec'>>) =>
   file.startsWith('codex-exec') ? verifyCodexExec : verifyAgentHistory;
 
 function median(values: number[]): number {
@@ -43,7 +51,9 @@ function median(values: number[]): number {
 }
 const mbps = (bytes: number, ms: number): string => `${(bytes / 1e6 / (ms / 1000)).toFixed(0).padStart(5)} MB/s`;
 
-console.log(`NDJSON bench: ${DATA}; medians of ${RUNS} runs; MB/s = decompressed MB per second (the bomb: MB decompressed before it was stopped)`);
+console.log(
+  `NDJSON bench: ${DATA}; medians of ${RUNS} runs; MB/s = decompressed MB per second (the bomb: MB decompressed before it was stopped)`,
+);
 
 // 1. The core in this process.
 console.log('\ncore (this process)');
@@ -64,9 +74,12 @@ for (const file of files) {
       const used = process.cpuUsage(cpuStart);
       cpu.push((used.user + used.system) / 1000);
     }
-    if (report!.overall !== expected(file)) throw new Error(`${file}: expected ${expected(file)}, got ${report!.overall}`);
+    if (report!.overall !== expected(file))
+      throw new Error(`${file}: expected ${expected(file)}, got ${report!.overall}`);
     const out = report!.details.bytes_out;
-    console.log(`  ${file.slice(0, 44).padEnd(44)} ${label.padEnd(24)} ${median(times).toFixed(0).padStart(6)} ms ${mbps(out, median(times))}  cpu ${mbps(out, median(cpu))}  ${report!.overall}`);
+    console.log(
+      `  ${file.slice(0, 44).padEnd(44)} ${label.padEnd(24)} ${median(times).toFixed(0).padStart(6)} ms ${mbps(out, median(times))}  cpu ${mbps(out, median(cpu))}  ${report!.overall}`,
+    );
   }
 }
 
@@ -74,14 +87,19 @@ for (const file of files) {
 const cli = join(PROJECT_ROOT, 'bin/verify-export.js');
 if (existsSync('/usr/bin/time')) {
   const measure = (path: string): { wall: number; cpu: number; rssMb: number; status: number | null } => {
-    const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, cli, '--format', 'json', path], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, cli, '--format', 'json', path], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     const [wall, user, system, kb] = result.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
     return { wall: wall!, cpu: user! + system!, rssMb: kb! / 1024, status: result.status };
   };
   const tiny = Array.from({ length: RUNS }, () => measure(fixturePath('codex-exec', 'real-success.jsonl')));
   const baseline = median(tiny.map((r) => r.rssMb));
   const startCpu = median(tiny.map((r) => r.cpu));
-  console.log(`\nCLI (bin/verify-export.js, node:zlib), on a tiny file: peak RSS ${baseline.toFixed(0)} MB, CPU ${(startCpu * 1000).toFixed(0)} ms (start-up)`);
+  console.log(
+    `\nCLI (bin/verify-export.js, node:zlib), on a tiny file: peak RSS ${baseline.toFixed(0)} MB, CPU ${(startCpu * 1000).toFixed(0)} ms (start-up)`,
+  );
   for (const file of files) {
     const runs = Array.from({ length: RUNS }, () => measure(join(DATA, file)));
     const wall = median(runs.map((r) => r.wall));
@@ -125,21 +143,39 @@ if (existsSync(chromium)) {
     logLevel: 'warning',
   });
   const { chromium: launcher } = await import('playwright-core');
-  const browser = await launcher.launch({ executablePath: chromium, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await launcher.launch({
+    executablePath: chromium,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const page = await browser.newPage();
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    if (url.pathname.startsWith('/data/')) return route.fulfill({ body: readFileSync(join(DATA, decodeURIComponent(url.pathname.slice(6)))) });
+    if (url.pathname.startsWith('/data/'))
+      return route.fulfill({ body: readFileSync(join(DATA, decodeURIComponent(url.pathname.slice(6)))) });
     return route.fulfill({ body: '<!doctype html><title>bench</title>', contentType: 'text/html' });
   });
   await page.goto('http://bench.invalid/');
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   console.log(`\nChromium ${browser.version()} (core, Blob input, warm runs)`);
   for (const file of files) {
-    const result = await page.evaluate(([name, runs]) => (globalThis as unknown as { benchNdjson(n: string, r: number): Promise<{ times: number[]; overall: string; out: number; native: boolean }> }).benchNdjson(name as string, runs as number), [file, RUNS] as const);
-    if (result.overall !== expected(file)) throw new Error(`Chromium ${file}: expected ${expected(file)}, got ${result.overall}`);
+    const result = await page.evaluate(
+      ([name, runs]) =>
+        (
+          globalThis as unknown as {
+            benchNdjson(
+              n: string,
+              r: number,
+            ): Promise<{ times: number[]; overall: string; out: number; native: boolean }>;
+          }
+        ).benchNdjson(name as string, runs as number),
+      [file, RUNS] as const,
+    );
+    if (result.overall !== expected(file))
+      throw new Error(`Chromium ${file}: expected ${expected(file)}, got ${result.overall}`);
     const ms = median(result.times);
-    console.log(`  ${file.slice(0, 44).padEnd(44)} ${result.native ? 'DecompressionStream' : 'fflate'.padEnd(19)} ${ms.toFixed(0).padStart(6)} ms ${mbps(result.out, ms)}  ${result.overall}`);
+    console.log(
+      `  ${file.slice(0, 44).padEnd(44)} ${result.native ? 'DecompressionStream' : 'fflate'.padEnd(19)} ${ms.toFixed(0).padStart(6)} ms ${mbps(result.out, ms)}  ${result.overall}`,
+    );
   }
   await browser.close();
 }

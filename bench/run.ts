@@ -15,7 +15,11 @@ if (files.length === 0) throw new Error('no benchmarks found');
 let failed = 0;
 for (const file of files) {
   console.log(`\n=== ${file} ===`);
-  const result = spawnSync(process.execPath, ['--conditions=verify-export-source', '--import', 'tsx', '--expose-gc', join(here, file)], { stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    ['--conditions=verify-export-source', '--import', 'tsx', '--expose-gc', join(here, file)],
+    { stdio: 'inherit' },
+  );
   if (result.status !== 0) failed++;
 }
 process.exitCode = failed === 0 ? 0 : 1;

@@ -23,7 +23,11 @@ import { nodeEntryHasher, nodeSha256 } from '../bin/node-sha256.ts';
 
 const BUNDLE = benchFile('zaxy--bundle-100k-ml-dsa-65.json.gz');
 const SUBSET = benchFile('zaxy--subset-1k-ml-dsa-65.json.gz');
-console.log(`load average at start: ${loadavg().map((value) => value.toFixed(2)).join(' ')} (2 cores)`);
+console.log(
+  `load average at start: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')} (2 cores)`,
+);
 const RUNS = Number(process.env['ZAXY_BENCH_RUNS'] ?? 5);
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -53,14 +57,18 @@ for (let run = 0; run < RUNS; run++) {
   bundle = new Uint8Array(gunzipSync(gz));
   gunzipTimes.push(performance.now() - start);
 }
-console.log(`100k bundle: ${(gz.byteLength / 1e6).toFixed(1)} MB gz → ${(bundle.byteLength / 1e6).toFixed(1)} MB; node:zlib gunzip ${ms(median(gunzipTimes))}`);
+console.log(
+  `100k bundle: ${(gz.byteLength / 1e6).toFixed(1)} MB gz → ${(bundle.byteLength / 1e6).toFixed(1)} MB; node:zlib gunzip ${ms(median(gunzipTimes))}`,
+);
 const nodeVerify = await timeVerify(bundle, { sha256: nodeSha256, entryHasher: nodeEntryHasher });
 console.log(
   `100k bundle verify (Node, SHA-256 node:crypto, entries hashed on a worker thread as in the CLI): ${ms(nodeVerify.wall)} wall, ${ms(nodeVerify.cpu)} CPU, ` +
     `${(bundle.byteLength / 1e6 / (nodeVerify.wall / 1000)).toFixed(0)} MB/s (Python verify step: 2.0–2.3 s)`,
 );
 const wasmVerify = await timeVerify(bundle, { sha256: await loadSha256() });
-console.log(`100k bundle verify (Node, SHA-256 hash-wasm, the browser default): ${ms(wasmVerify.wall)} wall, ${ms(wasmVerify.cpu)} CPU`);
+console.log(
+  `100k bundle verify (Node, SHA-256 hash-wasm, the browser default): ${ms(wasmVerify.wall)} wall, ${ms(wasmVerify.cpu)} CPU`,
+);
 const subsetBytes = new Uint8Array(gunzipSync(readFileSync(SUBSET)));
 const subsetVerify = await timeVerify(subsetBytes, { sha256: nodeSha256 });
 console.log(`1k subset verify (Node): ${ms(subsetVerify.wall)} wall (Python: 0.24 s wall, 0.035 s verify)`);
@@ -69,13 +77,17 @@ console.log(`1k subset verify (Node): ${ms(subsetVerify.wall)} wall (Python: 0.2
 {
   const subsetValue = readJson(subsetBytes);
   if (!subsetValue.ok) throw new Error('bench subset unreadable');
-  const indices = ((subsetValue.value as Map<string, unknown>).get('disclosed') as Map<string, unknown>[]).map((d) => Number(d.get('index')));
+  const indices = ((subsetValue.value as Map<string, unknown>).get('disclosed') as Map<string, unknown>[]).map((d) =>
+    Number(d.get('index')),
+  );
   const start = performance.now();
   const disclosed = await discloseSubset(bundle, indices, { sha256: nodeSha256 });
   const elapsed = performance.now() - start;
   const ours = disclosed.ok ? readJson(new TextEncoder().encode(disclosed.json)) : undefined;
   const same = ours?.ok === true && pythonJsonDumps(ours.value) === pythonJsonDumps(subsetValue.value);
-  console.log(`discloseSubset of the 1k subset's positions from the 100k bundle: ${ms(elapsed)}, same subset as shipped: ${same}`);
+  console.log(
+    `discloseSubset of the 1k subset's positions from the 100k bundle: ${ms(elapsed)}, same subset as shipped: ${same}`,
+  );
 }
 console.log(`peak RSS of this process so far: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 
@@ -85,8 +97,22 @@ function timeCli(file: string): { wall: number; cpu: number; rssMb: number } {
   const cpus: number[] = [];
   const rss: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const result = spawnSync('/usr/bin/time', ['-v', process.execPath, join(PROJECT_ROOT, 'bin/verify-export.js'), '--compat', 'zaxy', '--format', 'json', file], { encoding: 'utf8' });
-    if (!result.stdout.includes('"ok": true')) throw new Error(`CLI did not verify ${file}: ${result.stdout}${result.stderr}`);
+    const result = spawnSync(
+      '/usr/bin/time',
+      [
+        '-v',
+        process.execPath,
+        join(PROJECT_ROOT, 'bin/verify-export.js'),
+        '--compat',
+        'zaxy',
+        '--format',
+        'json',
+        file,
+      ],
+      { encoding: 'utf8' },
+    );
+    if (!result.stdout.includes('"ok": true'))
+      throw new Error(`CLI did not verify ${file}: ${result.stdout}${result.stderr}`);
     const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(result.stderr);
     const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr);
     if (!wall || !peak) throw new Error(`no /usr/bin/time figures:\n${result.stderr}`);
@@ -101,9 +127,13 @@ function timeCli(file: string): { wall: number; cpu: number; rssMb: number } {
 const build_ = spawnSync('npm', ['run', 'build'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
 if (build_.status !== 0) throw new Error(`npm run build failed:\n${build_.stderr}`);
 const cli = timeCli(BUNDLE);
-console.log(`CLI --compat zaxy, 100k bundle .json.gz: ${ms(cli.wall)} wall (target ≤ 800 ms), ${ms(cli.cpu)} CPU (all threads), peak RSS ${cli.rssMb.toFixed(0)} MB (target ≤ 250 MB) [Python: ~4.0 s, 332 MiB]`);
+console.log(
+  `CLI --compat zaxy, 100k bundle .json.gz: ${ms(cli.wall)} wall (target ≤ 800 ms), ${ms(cli.cpu)} CPU (all threads), peak RSS ${cli.rssMb.toFixed(0)} MB (target ≤ 250 MB) [Python: ~4.0 s, 332 MiB]`,
+);
 const cliSubset = timeCli(SUBSET);
-console.log(`CLI --compat zaxy, 1k subset .json.gz: ${ms(cliSubset.wall)} wall, ${ms(cliSubset.cpu)} CPU, peak RSS ${cliSubset.rssMb.toFixed(0)} MB [Python: 0.24 s, 36 MiB]`);
+console.log(
+  `CLI --compat zaxy, 1k subset .json.gz: ${ms(cliSubset.wall)} wall, ${ms(cliSubset.cpu)} CPU, peak RSS ${cliSubset.rssMb.toFixed(0)} MB [Python: 0.24 s, 36 MiB]`,
+);
 
 // 3. Chromium: the core bundled for the browser, default SHA-256 (hash-wasm), files fetched as gzip.
 const temp = await mkdtemp(join(tmpdir(), 'verify-export-zaxy-bench-'));
@@ -131,7 +161,15 @@ try {
        return { gunzip, verify, total, ok: toZaxyJson(fromPlain).ok && toZaxyJson(fromGz).ok };
      };`,
   );
-  await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', outfile: join(temp, 'bench.js'), logLevel: 'warning' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    outfile: join(temp, 'bench.js'),
+    logLevel: 'warning',
+  });
   await writeFile(join(temp, 'index.html'), '<!doctype html><script type="module" src="/bench.js"></script>');
   await copyFile(BUNDLE, join(temp, 'bundle.json.gz'));
   await copyFile(SUBSET, join(temp, 'subset.json.gz'));
@@ -144,7 +182,17 @@ try {
   ] as const) {
     const runs: { gunzip: number; verify: number; total: number; ok: boolean }[] = [];
     for (let run = 0; run < RUNS; run++) {
-      runs.push(await page.evaluate(async (address) => (globalThis as unknown as { bench: (url: string) => Promise<{ gunzip: number; verify: number; total: number; ok: boolean }> }).bench(address), url));
+      runs.push(
+        await page.evaluate(
+          async (address) =>
+            (
+              globalThis as unknown as {
+                bench: (url: string) => Promise<{ gunzip: number; verify: number; total: number; ok: boolean }>;
+              }
+            ).bench(address),
+          url,
+        ),
+      );
     }
     if (!runs.every((run) => run.ok)) throw new Error(`${label} did not verify in Chromium`);
     console.log(
@@ -157,4 +205,8 @@ try {
   await server.close();
   await rm(temp, { recursive: true, force: true });
 }
-console.log(`peak RSS of the bench process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load average at end: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+console.log(
+  `peak RSS of the bench process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load average at end: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);

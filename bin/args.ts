@@ -73,9 +73,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | 'help' | 'versi
   const format = values.format;
   if (format !== 'text' && format !== 'json') throw new Error(`--format must be text or json, not ${String(format)}`);
   const kind = values.kind as string;
-  if (!['auto', 'agentxchain', 'zaxy', 'agent-history', 'codex-exec'].includes(kind)) throw new Error(`unknown --kind ${kind}`);
+  if (!['auto', 'agentxchain', 'zaxy', 'agent-history', 'codex-exec'].includes(kind))
+    throw new Error(`unknown --kind ${kind}`);
   const compat = values.compat as string | undefined;
-  if (compat !== undefined && compat !== 'agentxchain' && compat !== 'zaxy') throw new Error('--compat must be agentxchain or zaxy');
+  if (compat !== undefined && compat !== 'agentxchain' && compat !== 'zaxy')
+    throw new Error('--compat must be agentxchain or zaxy');
 
   const limits: Partial<Record<keyof Limits, number>> = {};
   for (const [flag, key] of Object.entries(LIMIT_FLAGS)) {

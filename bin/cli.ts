@@ -130,12 +130,20 @@ async function main(argv: readonly string[]): Promise<number> {
   const label = fromStdin ? 'stdin' : resolve(args.file);
   let file: OpenedFile;
   try {
-    file = fromStdin ? { input: Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, close: async () => undefined } : await openFile(label);
+    file = fromStdin
+      ? { input: Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, close: async () => undefined }
+      : await openFile(label);
   } catch (error) {
     return printUnreadable(args, label, (error as Error).message);
   }
   try {
-    const report = await verify(file.input, { ...args.options, name: label, sha256: nodeSha256, entryHasher: nodeEntryHasher, gunzip: nodeGunzip });
+    const report = await verify(file.input, {
+      ...args.options,
+      name: label,
+      sha256: nodeSha256,
+      entryHasher: nodeEntryHasher,
+      gunzip: nodeGunzip,
+    });
     return print(args, report);
   } finally {
     await file.close();
@@ -185,7 +193,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`verify-export: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `verify-export: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 2;
   },
 );

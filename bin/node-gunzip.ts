@@ -8,7 +8,14 @@
  * @module
  */
 import zlib from 'node:zlib';
-import { createGunzipCore, crc32 as jsCrc32, type GunzipEngine, type GunzipFactory, type InflateStep, type RawInflaterFactory } from '../src/stream/gunzip/index.ts';
+import {
+  createGunzipCore,
+  crc32 as jsCrc32,
+  type GunzipEngine,
+  type GunzipFactory,
+  type InflateStep,
+  type RawInflaterFactory,
+} from '../src/stream/gunzip/index.ts';
 import { StreamProblem } from '../src/stream/problem.ts';
 import { streamFromPushCore } from '../src/stream/push-core.ts';
 
@@ -76,4 +83,5 @@ export const NODE_ENGINE: GunzipEngine = {
  * @example
  * const report = await verify(input, { gunzip: nodeGunzip });
  */
-export const nodeGunzip: GunzipFactory = (options) => streamFromPushCore((emit) => createGunzipCore(options, emit, NODE_ENGINE));
+export const nodeGunzip: GunzipFactory = (options) =>
+  streamFromPushCore((emit) => createGunzipCore(options, emit, NODE_ENGINE));

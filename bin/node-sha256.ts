@@ -53,7 +53,11 @@ export function digestInto(data: Uint8Array, target: Uint8Array, offset: number)
 function workerEntryHasher(): EntryHasherFactory {
   let worker: Worker | undefined;
   let sessions = 0;
-  const waiting: { memory: SharedArrayBuffer | undefined; resolve: (answer: EntryHashAnswer) => void; reject: (error: unknown) => void }[] = [];
+  const waiting: {
+    memory: SharedArrayBuffer | undefined;
+    resolve: (answer: EntryHashAnswer) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   const spare: SharedArrayBuffer[] = [];
   const start = (): Worker => {
     // Bundled, the CLI sits in dist/cli.js beside dist/sha256-worker.js; from source (tests, tsx),
@@ -91,7 +95,8 @@ function workerEntryHasher(): EntryHasherFactory {
         const count = starts.length;
         const layout = entryJobLayout(count, data.byteLength);
         const reused = spare.findIndex((memory) => memory.byteLength >= layout.total);
-        const memory = reused >= 0 ? spare.splice(reused, 1)[0]! : new SharedArrayBuffer(Math.max(layout.total, 1 << 20));
+        const memory =
+          reused >= 0 ? spare.splice(reused, 1)[0]! : new SharedArrayBuffer(Math.max(layout.total, 1 << 20));
         new Uint32Array(memory, 0, count).set(starts);
         new Uint32Array(memory, layout.ends, count).set(ends);
         new Uint8Array(memory, layout.claimed, count).set(claimed.subarray(0, count));

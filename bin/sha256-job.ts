@@ -6,7 +6,13 @@
 
 /** A batch of entries to hash, or the end of an `entries` array (its Merkle root). */
 export type EntryHashRequest =
-  | { readonly kind: 'add'; readonly session: number; readonly memory: SharedArrayBuffer; readonly count: number; readonly dataBytes: number }
+  | {
+      readonly kind: 'add';
+      readonly session: number;
+      readonly memory: SharedArrayBuffer;
+      readonly count: number;
+      readonly dataBytes: number;
+    }
   | { readonly kind: 'root'; readonly session: number };
 
 /** The answer to an `add` (the entries whose id differs) or to a `root`. */
@@ -22,7 +28,10 @@ export interface EntryHashAnswer {
  * @example
  * entryJobLayout(2, 100).total; // 8 + 8 + 2 + 128 + 100
  */
-export function entryJobLayout(count: number, dataBytes: number): { ends: number; claimed: number; claims: number; data: number; total: number } {
+export function entryJobLayout(
+  count: number,
+  dataBytes: number,
+): { ends: number; claimed: number; claims: number; data: number; total: number } {
   const ends = 4 * count;
   const claimed = ends + 4 * count;
   const claims = claimed + count;

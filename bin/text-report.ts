@@ -18,11 +18,18 @@ export function renderText(report: Report, colour: boolean): string {
   const paint = (style: Style, text: string): string => (colour ? `\u001b[${STYLES[style]}m${text}\u001b[0m` : text);
   const verdictStyle: Style = report.overall === 'pass' ? 'green' : report.overall === 'fail' ? 'red' : 'yellow';
   const lines: string[] = [paint('bold', paint(verdictStyle, VERDICT_WORDS[report.overall]))];
-  lines.push(`  input: ${safe(report.input)}   format: ${report.format ?? 'unknown'}${report.kind ? ` (${safe(report.kind)})` : ''}`);
+  lines.push(
+    `  input: ${safe(report.input)}   format: ${report.format ?? 'unknown'}${report.kind ? ` (${safe(report.kind)})` : ''}`,
+  );
   const v = report.verdicts;
-  lines.push(`  structure: ${v.structure}   integrity: ${v.integrity}   authenticity: ${v.authenticity}   trust: ${v.trust}`);
-  const facts = Object.entries(report.details).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value));
-  if (facts.length > 0) lines.push(paint('dim', `  ${facts.map(([k, value]) => `${k}: ${safe(String(value))}`).join('   ')}`));
+  lines.push(
+    `  structure: ${v.structure}   integrity: ${v.integrity}   authenticity: ${v.authenticity}   trust: ${v.trust}`,
+  );
+  const facts = Object.entries(report.details).filter(([, value]) =>
+    ['string', 'number', 'boolean'].includes(typeof value),
+  );
+  if (facts.length > 0)
+    lines.push(paint('dim', `  ${facts.map(([k, value]) => `${k}: ${safe(String(value))}`).join('   ')}`));
 
   const byPath = new Map<string, Finding[]>();
   for (const finding of report.findings) {

@@ -23,7 +23,9 @@ export const SOURCE_CONDITION = 'verify-export-source';
 function compileLibrary() {
   for (const folder of ['src', 'components', 'wasm']) rmSync(join(DIST, folder), { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(PROJECT_ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(PROJECT_ROOT, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${result.status})`);
   const wasmFile = extractSha256Wasm();
   mkdirSync(join(DIST, 'wasm/generated'), { recursive: true });

@@ -15,7 +15,8 @@ export const CDN_DIR = join(PROJECT_ROOT, 'dist/cdn');
 /**
  * Bundles dist/components/verify-export.js and its worker into dist/cdn/ (minified ESM, chunks
  * beside the entries).
- * @returns {Promise<{ file: string, bytes: number, gzipBytes: number, imports: { file: string, dynamic: boolean }[], inputs: string[] }[]>}
+ * @returns {Promise<{ file: string, bytes: number, gzipBytes: number, imports: { file: string, dynamic: boolean }[],
+ * inputs: string[] }[]>}
  *   each JavaScript output: its size, the outputs it imports, and the modules it holds
  */
 export async function buildCdn({ outDir = CDN_DIR } = {}) {
@@ -48,8 +49,17 @@ export async function buildCdn({ outDir = CDN_DIR } = {}) {
       const absolute = join(PROJECT_ROOT, file);
       const imports = output.imports
         .filter((imported) => !imported.external)
-        .map((imported) => ({ file: relative(outDir, join(PROJECT_ROOT, imported.path)), dynamic: imported.kind === 'dynamic-import' }));
-      return { file: relative(outDir, absolute), bytes: output.bytes, gzipBytes: gzipSizeOf(absolute), imports, inputs: Object.keys(output.inputs) };
+        .map((imported) => ({
+          file: relative(outDir, join(PROJECT_ROOT, imported.path)),
+          dynamic: imported.kind === 'dynamic-import',
+        }));
+      return {
+        file: relative(outDir, absolute),
+        bytes: output.bytes,
+        gzipBytes: gzipSizeOf(absolute),
+        imports,
+        inputs: Object.keys(output.inputs),
+      };
     });
 }
 

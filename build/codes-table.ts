@@ -9,7 +9,9 @@ export const END = '<!-- codes:end -->';
 
 /** The markdown table, one row per code, in the order of codes.ts. */
 export function codesTable(): string {
-  const rows = Object.entries(CODES).map(([code, info]) => `| \`${code}\` | ${info.dimension} | ${info.summary.replace(/\|/g, '\\|')} |`);
+  const rows = Object.entries(CODES).map(
+    ([code, info]) => `| \`${code}\` | ${info.dimension} | ${info.summary.replace(/\|/g, '\\|')} |`,
+  );
   return ['| code | fails | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 

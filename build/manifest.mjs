@@ -16,12 +16,25 @@ export function writeCustomElementsManifest() {
   const analyzer = join(dirname(require.resolve('@custom-elements-manifest/analyzer/package.json')), 'cem.js');
   const result = spawnSync(
     process.execPath,
-    [analyzer, 'analyze', '--litelement', '--globs', 'components/verify-export.ts', 'components/verify-export.component.ts', '--outdir', 'dist', '--quiet'],
+    [
+      analyzer,
+      'analyze',
+      '--litelement',
+      '--globs',
+      'components/verify-export.ts',
+      'components/verify-export.component.ts',
+      '--outdir',
+      'dist',
+      '--quiet',
+    ],
     { cwd: PROJECT_ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
   );
   if (result.status !== 0) throw new Error(`custom-elements-manifest analyzer failed (exit ${result.status})`);
-  const manifest = JSON.parse(readFileSync(MANIFEST_PATH, 'utf8').replace(/"components\/([\w.-]+)\.ts"/g, '"dist/components/$1.js"'));
-  for (const module of manifest.modules) for (const declaration of module.declarations ?? []) keepPublicApi(declaration);
+  const manifest = JSON.parse(
+    readFileSync(MANIFEST_PATH, 'utf8').replace(/"components\/([\w.-]+)\.ts"/g, '"dist/components/$1.js"'),
+  );
+  for (const module of manifest.modules)
+    for (const declaration of module.declarations ?? []) keepPublicApi(declaration);
   writeFileSync(MANIFEST_PATH, `${JSON.stringify(manifest, null, 2)}\n`);
   return MANIFEST_PATH;
 }
@@ -35,6 +48,8 @@ export function writeCustomElementsManifest() {
 function keepPublicApi(declaration) {
   if (!declaration.customElement) return;
   declaration.attributes = declaration.attributes?.filter((attribute) => !attribute.name.startsWith('_'));
-  declaration.members = declaration.members?.filter((member) => !member.name.startsWith('_') && member.privacy !== 'private');
+  declaration.members = declaration.members?.filter(
+    (member) => !member.name.startsWith('_') && member.privacy !== 'private',
+  );
   declaration.events = declaration.events?.filter((event) => event.description !== undefined);
 }

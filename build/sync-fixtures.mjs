@@ -48,7 +48,9 @@ function listFolders(root) {
 }
 
 if (!existsSync(SOURCE) || !statSync(SOURCE).isDirectory()) {
-  console.error(`sync-fixtures: ${SOURCE} not found. The fixtures are synced from ../shared/fixtures/ beside the project; test/fixtures/ is left as it is.`);
+  console.error(
+    `sync-fixtures: ${SOURCE} not found. The fixtures are synced from ../shared/fixtures/ beside the project; test/fixtures/ is left as it is.`,
+  );
   process.exit(1);
 }
 

@@ -12,9 +12,15 @@ const samples = join(root, 'demo/samples');
 const PINNED = '235274396125169ca046a1f1f076d39cb450fdb7d850f0da4539f54bdd2eaa0c';
 
 let wrong = 0;
-for (const name of readdirSync(samples).filter((n) => /-(pass|fail)\.(json|jsonl|ndjson)(\.gz)?$/.test(n)).sort()) {
+for (const name of readdirSync(samples)
+  .filter((n) => /-(pass|fail)\.(json|jsonl|ndjson)(\.gz)?$/.test(n))
+  .sort()) {
   const pin = /^zaxy-(signed|subset)-pass/.test(name) ? ['--expect-public-key', PINNED] : [];
-  const run = spawnSync(process.execPath, [join(root, 'bin/verify-export.js'), '--format', 'json', ...pin, join(samples, name)], { encoding: 'utf8' });
+  const run = spawnSync(
+    process.execPath,
+    [join(root, 'bin/verify-export.js'), '--format', 'json', ...pin, join(samples, name)],
+    { encoding: 'utf8' },
+  );
   let report;
   try {
     report = JSON.parse(run.stdout);
@@ -27,7 +33,9 @@ for (const name of readdirSync(samples).filter((n) => /-(pass|fail)\.(json|jsonl
   const first = report.findings.find((f) => f.severity === 'error');
   const ok = report.overall === want;
   if (!ok) wrong++;
-  console.log(`${ok ? '✓' : '✗'} ${name.padEnd(36)} ${report.overall.toUpperCase().padEnd(5)} ${report.format}${first ? `  ${first.path}: ${first.message}` : ''}`);
+  console.log(
+    `${ok ? '✓' : '✗'} ${name.padEnd(36)} ${report.overall.toUpperCase().padEnd(5)} ${report.format}${first ? `  ${first.path}: ${first.message}` : ''}`,
+  );
 }
 if (wrong > 0) {
   console.error(`${wrong} sample(s) did not give their expected verdict`);

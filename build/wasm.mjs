@@ -14,7 +14,15 @@ const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the extracted module is written (gitignored). */
 export const SHA256_WASM_PATH = join(PROJECT_ROOT, 'wasm/generated/sha256.wasm');
 
-const REQUIRED_EXPORTS = ['memory', 'Hash_GetBuffer', 'Hash_Init', 'Hash_Update', 'Hash_Final', 'Hash_GetState', 'STATE_SIZE'];
+const REQUIRED_EXPORTS = [
+  'memory',
+  'Hash_GetBuffer',
+  'Hash_Init',
+  'Hash_Update',
+  'Hash_Final',
+  'Hash_GetState',
+  'STATE_SIZE',
+];
 
 /**
  * Reads hash-wasm's ESM build, finds the embedded module named "sha256" (a base64 string next to
@@ -43,7 +51,8 @@ function checkModule(bytes) {
   const exported = WebAssembly.Module.exports(module).map((entry) => entry.name);
   const missing = REQUIRED_EXPORTS.filter((required) => !exported.includes(required));
   if (missing.length > 0) throw new Error(`hash-wasm sha256 module lacks exports: ${missing.join(', ')}`);
-  if (WebAssembly.Module.imports(module).length !== 0) throw new Error('hash-wasm sha256 module unexpectedly has imports');
+  if (WebAssembly.Module.imports(module).length !== 0)
+    throw new Error('hash-wasm sha256 module unexpectedly has imports');
   const { exports } = new WebAssembly.Instance(module, {});
   for (const size of [0, 3, 64, 1000]) {
     const input = new Uint8Array(size).map((_, index) => (index * 7 + 1) & 0xff);

@@ -32,7 +32,12 @@ export const WRANGLER_CONDITIONS = ['workerd', 'worker', 'browser'];
  * without it, the compiled dist/ a published package resolves to, as wrangler would.
  * @returns {Promise<{ outDir: string, bytes: number }>}
  */
-export async function buildWorker({ outDir = WORKER_DIR, minify = false, entries = { 'worker.js': 'src/edge/worker.ts' }, fromSources = true } = {}) {
+export async function buildWorker({
+  outDir = WORKER_DIR,
+  minify = false,
+  entries = { 'worker.js': 'src/edge/worker.ts' },
+  fromSources = true,
+} = {}) {
   mkdirSync(outDir, { recursive: true });
   const wasmFile = extractSha256Wasm();
   copyFileSync(wasmFile, join(outDir, 'sha256.wasm'));
@@ -81,9 +86,16 @@ export function workerdConfig({ address = '127.0.0.1:8787', vars = {} } = {}) {
 export function workerdConfigFor(workers, { v8Flags = [] } = {}) {
   const quote = (text) => JSON.stringify(text);
   const services = workers.map(({ name }) => `    (name = ${quote(name)}, worker = .${identifier(name)}),`).join('\n');
-  const sockets = workers.map(({ name, address }) => `(name = ${quote(name)}, address = ${quote(address)}, http = (), service = ${quote(name)})`).join(', ');
+  const sockets = workers
+    .map(
+      ({ name, address }) =>
+        `(name = ${quote(name)}, address = ${quote(address)}, http = (), service = ${quote(name)})`,
+    )
+    .join(', ');
   const definitions = workers.map(({ name, vars = {}, entry = 'worker.js' }) => {
-    const bindings = Object.entries(vars).map(([key, value]) => `(name = ${quote(key)}, text = ${quote(String(value))})`).join(', ');
+    const bindings = Object.entries(vars)
+      .map(([key, value]) => `(name = ${quote(key)}, text = ${quote(String(value))})`)
+      .join(', ');
     return `const ${identifier(name)} :Workerd.Worker = (
   modules = [
     (name = ${quote(entry)}, esModule = embed ${quote(entry)}),

@@ -29,7 +29,8 @@ function bound(value: string): number | undefined {
  * True when the entry passes every non-empty field of the filter. Like Zaxy's own selector, an
  * entry without an integer `seq` fails any seq bound.
  * @example
- * entryMatches({ position: 0, kind: 'goal.created', grain: 'event', seq: 3 }, { ...EMPTY_FILTER, seqMin: '2' }); // true
+ * entryMatches({ position: 0, kind: 'goal.created', grain: 'event', seq: 3 }, { ...EMPTY_FILTER, seqMin: '2' }); //
+ * true
  */
 export function entryMatches(entry: ZaxyEntry, filter: EntryFilter): boolean {
   const kinds = filter.kinds

@@ -25,14 +25,20 @@ function short(hex: string | undefined, chars = 10): string {
  * @example
  * html`${proofPath({ index: 2, proof: [{ side: 'L', sibling: 'ab…' }], root: '23…' })}`
  */
-export function proofPath(input: { index: string | undefined; proof: readonly DisclosedStep[]; root: string | undefined; included?: boolean | undefined }): TemplateResult {
+export function proofPath(input: {
+  index: string | undefined;
+  proof: readonly DisclosedStep[];
+  root: string | undefined;
+  included?: boolean | undefined;
+}): TemplateResult {
   const drawn = input.proof.slice(0, MAX_DRAWN_STEPS);
   const hidden = input.proof.length - drawn.length;
   // A one-entry tree has an empty proof: the leaf is the root, drawn one level apart anyway.
   const levels = Math.max(1, drawn.length + (hidden > 0 ? 1 : 0));
   const height = PAD * 2 + levels * GAP;
   const yOf = (level: number): number => height - PAD - level * GAP;
-  const outcome = input.included === undefined ? '' : input.included ? ', which it reaches' : ', which it does not reach';
+  const outcome =
+    input.included === undefined ? '' : input.included ? ', which it reaches' : ', which it does not reach';
   const label = `Inclusion proof of entry ${input.index ?? '?'}: ${input.proof.length} step${input.proof.length === 1 ? '' : 's'} up to the signed Merkle root${outcome}`;
 
   const steps: SVGTemplateResult[] = drawn.map((step, level) => {
@@ -52,13 +58,25 @@ export function proofPath(input: { index: string | undefined; proof: readonly Di
     <title>${label}</title>
     ${steps}
     ${drawn.length === 0 ? svg`<line class="edge" x1=${CENTER} y1=${yOf(0)} x2=${CENTER} y2=${topY}></line>` : ''}
-    ${hidden > 0
-      ? svg`<line class="edge" x1=${CENTER} y1=${yOf(drawn.length)} x2=${CENTER} y2=${topY}></line>
+    ${
+      hidden > 0
+        ? svg`<line class="edge" x1=${CENTER} y1=${yOf(drawn.length)} x2=${CENTER} y2=${topY}></line>
           <text class="note" x=${CENTER + 12} y=${yOf(drawn.length) + 4}>… ${hidden} more steps</text>`
-      : ''}
+        : ''
+    }
     <rect class="leaf" x=${CENTER - 70} y=${yOf(0) - 12} width="140" height="24" rx="12"></rect>
     <text class="label" x=${CENTER} y=${yOf(0) + 4} text-anchor="middle">entry ${input.index ?? '?'} (leaf)</text>
-    <rect class="root" data-included=${input.included === undefined ? '' : String(input.included)} x=${CENTER - 90} y=${topY - 13} width="180" height="26" rx="4"></rect>
-    <text class="label" x=${CENTER} y=${topY + 4} text-anchor="middle">${input.included === false ? '✗ ' : ''}root ${short(input.root, 12)}</text>
+    <rect
+      class="root"
+      data-included=${input.included === undefined ? '' : String(input.included)}
+      x=${CENTER - 90}
+      y=${topY - 13}
+      width="180"
+      height="26"
+      rx="4"
+    ></rect>
+    <text class="label" x=${CENTER} y=${topY + 4} text-anchor="middle">
+      ${input.included === false ? '✗ ' : ''}root ${short(input.root, 12)}
+    </text>
   </svg>`;
 }

@@ -51,10 +51,12 @@ export function renderReport(report: Report, host: ReportHost): TemplateResult {
     expand: (table: string) => host.updateView({ expanded: new Set([...host.view.expanded, table]) }),
   };
   return html`<p part="meta" class="meta">
-      <code>${text(report.input)}</code> · ${report.format ?? 'unknown format'}${report.kind ? ` (${text(report.kind, 100)})` : ''} ·
+      <code>${text(report.input)}</code> ·
+      ${report.format ?? 'unknown format'}${report.kind ? ` (${text(report.kind, 100)})` : ''} ·
       ${formatBytes(report.stats.bytes_read)} · ${Math.round(report.stats.duration_ms)} ms
     </p>
-    ${renderDimensions(report)} ${renderNotChecked(report)} ${renderFindings(report, ui)} ${renderFormatDetails(report, ui)}`;
+    ${renderDimensions(report)} ${renderNotChecked(report)} ${renderFindings(report, ui)}
+    ${renderFormatDetails(report, ui)}`;
 }
 
 /**
@@ -67,7 +69,11 @@ export function artifactLabel(report: Pick<Report, 'format' | 'kind'>): string {
     case 'agentxchain':
       return report.kind === 'agentxchain_coordinator_export' ? 'AgentXchain coordinator export' : 'AgentXchain export';
     case 'zaxy':
-      return report.kind === 'zaxy.subset' ? 'Zaxy disclosed subset' : report.kind === 'zaxy.portable.v1' ? 'signed Zaxy bundle' : 'Zaxy bundle';
+      return report.kind === 'zaxy.subset'
+        ? 'Zaxy disclosed subset'
+        : report.kind === 'zaxy.portable.v1'
+          ? 'signed Zaxy bundle'
+          : 'Zaxy bundle';
     case 'agent-history':
       return 'agent-history NDJSON export';
     case 'codex-exec':
@@ -106,9 +112,17 @@ export function verdictSentence(report: Report): string {
 
 const DIMENSION_WORDS: Record<keyof Verdicts, Record<DimensionVerdict, string>> = {
   structure: { pass: 'well-formed', fail: 'malformed', 'not-checked': 'not checked' },
-  integrity: { pass: 'hashes and counts match', fail: 'content does not match its hashes or counts', 'not-checked': 'not checked' },
+  integrity: {
+    pass: 'hashes and counts match',
+    fail: 'content does not match its hashes or counts',
+    'not-checked': 'not checked',
+  },
   authenticity: { pass: 'signature valid', fail: 'signature invalid', 'not-checked': 'no signature checked' },
-  trust: { pass: 'signer matches the pinned key', fail: 'signer is not the pinned key', 'not-checked': 'no key pinned' },
+  trust: {
+    pass: 'signer matches the pinned key',
+    fail: 'signer is not the pinned key',
+    'not-checked': 'no key pinned',
+  },
 };
 
 const VERDICT_MARK: Record<DimensionVerdict, string> = { pass: '✓', fail: '✗', 'not-checked': '–' };
@@ -122,7 +136,10 @@ export function renderDimensions(report: Report): TemplateResult {
       const verdict = report.verdicts[name];
       return html`<div class="dimension" data-verdict=${verdict}>
         <dt>${name}</dt>
-        <dd><span class="mark" aria-hidden="true">${VERDICT_MARK[verdict]}</span> <strong>${VERDICT_WORD[verdict]}</strong>: ${DIMENSION_WORDS[name][verdict]}</dd>
+        <dd>
+          <span class="mark" aria-hidden="true">${VERDICT_MARK[verdict]}</span>
+          <strong>${VERDICT_WORD[verdict]}</strong>: ${DIMENSION_WORDS[name][verdict]}
+        </dd>
       </div>`;
     })}
   </dl>`;
@@ -151,24 +168,28 @@ export function renderFindings(report: Report, ui: ViewUi): TemplateResult | typ
     <h3>Findings (${report.findings.length})</h3>
     <ul class="groups">
       ${visibleRows(ui, 'findings', groups).map(
-        ([path, findings]) => html`<li class="group">
-          <code class="path">${text(path)}</code>
-          <ul>
-            ${findings.map(
-              (finding) => html`<li class="finding" data-severity=${finding.severity}>
-                <span class="severity">${finding.severity}</span>
-                <code class="code">${finding.code}</code>
-                <span class="message">${text(finding.message)}</span>
-                ${finding.expected !== undefined || finding.actual !== undefined
-                  ? html`<div class="evidence">
-                      ${finding.expected !== undefined ? html`<span>expected <code>${text(finding.expected, 200)}</code></span>` : nothing}
-                      ${finding.actual !== undefined ? html`<span>found <code>${text(finding.actual, 200)}</code></span>` : nothing}
-                    </div>`
-                  : nothing}
-              </li>`,
-            )}
-          </ul>
-        </li>`,
+        ([path, findings]) =>
+          html`<li class="group">
+            <code class="path">${text(path)}</code>
+            <ul>
+              ${findings.map(
+                (finding) =>
+                  html`<li class="finding" data-severity=${finding.severity}>
+                    <span class="severity">${finding.severity}</span>
+                    <code class="code">${finding.code}</code>
+                    <span class="message">${text(finding.message)}</span>
+                    ${
+                      finding.expected !== undefined || finding.actual !== undefined
+                        ? html`<div class="evidence">
+                            ${finding.expected !== undefined ? html`<span>expected <code>${text(finding.expected, 200)}</code></span>` : nothing}
+                            ${finding.actual !== undefined ? html`<span>found <code>${text(finding.actual, 200)}</code></span>` : nothing}
+                          </div>`
+                        : nothing
+                    }
+                  </li>`,
+              )}
+            </ul>
+          </li>`,
       )}
     </ul>
     ${moreRows(ui, 'findings', groups.length, 'paths')}
@@ -186,7 +207,9 @@ export function renderNotChecked(report: Report): TemplateResult | typeof nothin
     );
   }
   if (report.verdicts.trust === 'not-checked' && report.verdicts.authenticity === 'pass') {
-    notes.push('No public key was pinned: the signature is valid, but it proves only that whoever holds this key signed it.');
+    notes.push(
+      'No public key was pinned: the signature is valid, but it proves only that whoever holds this key signed it.',
+    );
   }
   if (notes.length === 0) return nothing;
   return html`<ul part="not-checked" class="not-checked">

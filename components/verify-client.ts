@@ -20,7 +20,12 @@ export interface VerifierClient {
   /** Verifies in the worker; rejects with an `AbortError` DOMException when `signal` aborts. */
   verify(source: WorkerSource, options: WorkerVerifyOptions, run?: RunOptions): Promise<Report>;
   /** Builds a disclosed Zaxy subset of the entries at `indices`; resolves to its JSON text. */
-  disclose(source: WorkerSource, indices: readonly number[], limits?: Partial<Limits>, run?: RunOptions): Promise<string>;
+  disclose(
+    source: WorkerSource,
+    indices: readonly number[],
+    limits?: Partial<Limits>,
+    run?: RunOptions,
+  ): Promise<string>;
   /** Resolves once no job is in flight (cancelled jobs acknowledged or their worker terminated). */
   idle(): Promise<void>;
   /** Terminates the worker; pending jobs reject. */
@@ -122,7 +127,8 @@ export function createVerifierClient(createWorker: () => Worker = startWorker): 
     // A worker that fails to load (network, CSP) reports here, not through a message.
     started.addEventListener('error', (event) => {
       event.preventDefault();
-      if (worker === started) terminate(new Error(`the verification worker failed: ${event.message || 'could not load'}`));
+      if (worker === started)
+        terminate(new Error(`the verification worker failed: ${event.message || 'could not load'}`));
     });
     worker = started;
     return started;
@@ -159,7 +165,13 @@ export function createVerifierClient(createWorker: () => Worker = startWorker): 
     },
     disclose(source, indices, limits, run = {}) {
       const id = nextId++;
-      const request: ToWorker = { type: 'disclose', id, source, indices: [...indices], ...(limits === undefined ? {} : { limits }) };
+      const request: ToWorker = {
+        type: 'disclose',
+        id,
+        source,
+        indices: [...indices],
+        ...(limits === undefined ? {} : { limits }),
+      };
       return submit<string>(request, transferList(source), run);
     },
     idle() {

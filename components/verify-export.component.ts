@@ -45,7 +45,13 @@ interface Progress {
   readonly totalBytes?: number | undefined;
 }
 
-const FRESH_VIEW_STATE: ViewState = { selected: new Set(), filter: EMPTY_FILTER, busy: false, proofRow: 0, expanded: new Set() };
+const FRESH_VIEW_STATE: ViewState = {
+  selected: new Set(),
+  filter: EMPTY_FILTER,
+  busy: false,
+  proofRow: 0,
+  expanded: new Set(),
+};
 
 /** The report view, loaded when the first verification starts (in parallel with the worker). */
 type ReportView = typeof import('./report-view.ts');
@@ -67,7 +73,8 @@ function loadReportView(): Promise<ReportView> {
  *
  * @fires verify-export:progress - `detail: { bytesRead, totalBytes?, bytesPerSecond }` while input is read.
  * @fires verify-export:result - `detail`: the `Report` (also for a `fail` or `error` verdict).
- * @fires verify-export:error - `detail: { message, cancelled }` when no report could be made (cancelled, fetch failed, bad options).
+ * @fires verify-export:error - `detail: { message, cancelled }` when no report could be made (cancelled, fetch failed,
+ * bad options).
  *
  * @slot - Replaces the drop zone's prompt text.
  *
@@ -123,7 +130,9 @@ export class VerifyExportElement extends LitElement {
 
   /** URL of an artifact to fetch and verify (attribute `src`). Fetched inside the worker. */
   declare src: string | null;
-  /** Format to assume instead of detecting it: `auto` (default), `agentxchain`, `zaxy`, `agent-history`, `codex-exec`. */
+  /**
+   * Format to assume instead of detecting it: `auto` (default), `agentxchain`, `zaxy`, `agent-history`, `codex-exec`.
+   */
   declare kind: FormatId | 'auto' | null;
   /** Hex public key the Zaxy signer must have (attribute `expect-public-key`); sets the trust verdict. */
   declare expectPublicKey: string | null;
@@ -236,8 +245,7 @@ export class VerifyExportElement extends LitElement {
   protected override render(): TemplateResult {
     const status = this._task.status;
     return html`
-      ${this._renderDropZone(status !== TaskStatus.INITIAL)}
-      ${this._renderVerdict()}
+      ${this._renderDropZone(status !== TaskStatus.INITIAL)} ${this._renderVerdict()}
       ${status === TaskStatus.PENDING ? this._renderProgress() : nothing}
       ${status === TaskStatus.COMPLETE && this._task.value && this._reportView ? this._reportView.renderReport(this._task.value, this._reportHost()) : nothing}
     `;
@@ -276,9 +284,20 @@ export class VerifyExportElement extends LitElement {
     } else if (status === TaskStatus.ERROR) {
       const failure = failureOf(this._task.error);
       overall = failure.cancelled ? 'cancelled' : 'error';
-      sentence = failure.cancelled ? 'Cancelled: verification was stopped before it finished.' : `Error: could not verify: ${failure.message}`;
+      sentence = failure.cancelled
+        ? 'Cancelled: verification was stopped before it finished.'
+        : `Error: could not verify: ${failure.message}`;
     }
-    const badge = overall === 'pass' ? 'PASS' : overall === 'fail' ? 'FAIL' : overall === '' ? '' : overall === 'cancelled' ? 'STOPPED' : 'ERROR';
+    const badge =
+      overall === 'pass'
+        ? 'PASS'
+        : overall === 'fail'
+          ? 'FAIL'
+          : overall === ''
+            ? ''
+            : overall === 'cancelled'
+              ? 'STOPPED'
+              : 'ERROR';
     return html`<p part="verdict" class="verdict" data-overall=${overall} role="status" aria-live="polite">
       ${badge ? html`<span class="badge"><span>${badge}</span></span> ` : nothing}${sentence}
     </p>`;
@@ -291,8 +310,14 @@ export class VerifyExportElement extends LitElement {
     const seconds = progress ? (performance.now() - progress.startedAt) / 1000 : 0;
     const rate = seconds > 0.05 ? read / seconds : 0;
     return html`<div part="progress" class="progress">
-      <progress aria-label="Bytes read" max=${total ?? 1} value=${ifDefined(total ? Math.min(read, total) : undefined)}></progress>
-      <span class="numbers">${formatBytes(read)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}${rate > 0 ? ` · ${formatBytes(rate)}/s` : ''}</span>
+      <progress
+        aria-label="Bytes read"
+        max=${total ?? 1}
+        value=${ifDefined(total ? Math.min(read, total) : undefined)}
+      ></progress>
+      <span class="numbers"
+        >${formatBytes(read)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}${rate > 0 ? ` · ${formatBytes(rate)}/s` : ''}</span
+      >
       <button part="cancel-button" type="button" @click=${this._onCancel}>Cancel</button>
     </div>`;
   }
@@ -326,11 +351,20 @@ export class VerifyExportElement extends LitElement {
       if (this._task.value !== report) return; // a newer verification replaced this report
       const name = subsetFileName(source.name);
       const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-      this._viewState = { ...this._viewState, busy: false, message: `Subset of ${indices.length} entr${indices.length === 1 ? 'y' : 'ies'} ready.`, download: { url, name, count: indices.length, text } };
+      this._viewState = {
+        ...this._viewState,
+        busy: false,
+        message: `Subset of ${indices.length} entr${indices.length === 1 ? 'y' : 'ies'} ready.`,
+        download: { url, name, count: indices.length, text },
+      };
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLAnchorElement>('a[part="download-link"]')?.click();
     } catch (error) {
-      this._viewState = { ...this._viewState, busy: false, message: `Could not build the subset: ${failureOf(error).message}` };
+      this._viewState = {
+        ...this._viewState,
+        busy: false,
+        message: `Could not build the subset: ${failureOf(error).message}`,
+      };
     }
   }
 
@@ -424,6 +458,7 @@ function toWorkerSource(source: Source): WorkerSource {
 }
 
 function failureOf(error: unknown): VerifyExportFailure {
-  if (error instanceof DOMException && error.name === 'AbortError') return { message: 'verification was cancelled', cancelled: true };
+  if (error instanceof DOMException && error.name === 'AbortError')
+    return { message: 'verification was cancelled', cancelled: true };
   return { message: error instanceof Error ? error.message : String(error), cancelled: false };
 }

@@ -67,7 +67,12 @@ async function runVerify(id: number, source: WorkerSource, options: WorkerVerify
   }
 }
 
-async function runDisclose(id: number, source: WorkerSource, indices: readonly number[], limits?: Partial<Limits>): Promise<void> {
+async function runDisclose(
+  id: number,
+  source: WorkerSource,
+  indices: readonly number[],
+  limits?: Partial<Limits>,
+): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
   try {
@@ -75,7 +80,10 @@ async function runDisclose(id: number, source: WorkerSource, indices: readonly n
     // Loaded only when a person asks for a subset (docs/zaxy.md, 'Selectors and disclosure': the
     // core builds it).
     const { discloseSubset } = await import('../src/formats/zaxy/disclose.ts');
-    const result = await discloseSubset(input, indices, { signal: controller.signal, ...(limits === undefined ? {} : { limits }) });
+    const result = await discloseSubset(input, indices, {
+      signal: controller.signal,
+      ...(limits === undefined ? {} : { limits }),
+    });
     if (!result.ok) throw new Error(result.reason);
     scope.postMessage({ type: 'disclosed', id, text: result.json });
   } catch (error) {

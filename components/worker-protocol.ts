@@ -30,8 +30,19 @@ export interface WorkerVerifyOptions {
 }
 
 export type ToWorker =
-  | { readonly type: 'verify'; readonly id: number; readonly source: WorkerSource; readonly options: WorkerVerifyOptions }
-  | { readonly type: 'disclose'; readonly id: number; readonly source: WorkerSource; readonly indices: readonly number[]; readonly limits?: Partial<Limits> }
+  | {
+      readonly type: 'verify';
+      readonly id: number;
+      readonly source: WorkerSource;
+      readonly options: WorkerVerifyOptions;
+    }
+  | {
+      readonly type: 'disclose';
+      readonly id: number;
+      readonly source: WorkerSource;
+      readonly indices: readonly number[];
+      readonly limits?: Partial<Limits>;
+    }
   | { readonly type: 'cancel'; readonly id: number };
 
 export type FromWorker =

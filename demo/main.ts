@@ -79,11 +79,19 @@ function explain(report: Report): string {
   const { structure, integrity, authenticity, trust } = report.verdicts;
   const parts = [`Structure ${words(structure)}, integrity ${words(integrity)}.`];
   if (authenticity === 'not-checked') {
-    parts.push(report.format === 'zaxy' ? 'No signature was checked.' : 'This format has no signature, so who made it is not checked.');
+    parts.push(
+      report.format === 'zaxy'
+        ? 'No signature was checked.'
+        : 'This format has no signature, so who made it is not checked.',
+    );
   } else {
     parts.push(`Signature ${words(authenticity)}.`);
   }
-  parts.push(trust === 'not-checked' ? 'No key was pinned, so the signer is not compared with anyone you trust.' : `Pinned key ${trust === 'pass' ? 'matched' : 'did not match'}.`);
+  parts.push(
+    trust === 'not-checked'
+      ? 'No key was pinned, so the signer is not compared with anyone you trust.'
+      : `Pinned key ${trust === 'pass' ? 'matched' : 'did not match'}.`,
+  );
   return parts.join(' ');
 }
 

@@ -42,9 +42,14 @@ export const CODES: { readonly [Code in FindingCode]: CodeInfo } = /* @__PURE__ 
 ]);
 
 /** The rows of `CODES` (a list of tables, not spreads, so that bundlers can drop the unused call). */
-function joinSummaries(tables: readonly Readonly<Record<string, string>>[]): { readonly [Code in FindingCode]: CodeInfo } {
+function joinSummaries(tables: readonly Readonly<Record<string, string>>[]): {
+  readonly [Code in FindingCode]: CodeInfo;
+} {
   const summaries: Readonly<Record<string, string>> = Object.assign({}, ...tables);
-  const rows = (Object.keys(DIMENSIONS) as FindingCode[]).map((code) => [code, Object.freeze({ dimension: dimensionOf(code), summary: summaries[code]! })]);
+  const rows = (Object.keys(DIMENSIONS) as FindingCode[]).map((code) => [
+    code,
+    Object.freeze({ dimension: dimensionOf(code), summary: summaries[code]! }),
+  ]);
   return Object.freeze(Object.fromEntries(rows)) as { readonly [Code in FindingCode]: CodeInfo };
 }
 

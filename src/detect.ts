@@ -28,14 +28,15 @@ const NDJSON_PROBE_LINES = 8;
  */
 function detectNdjson(text: string): FormatId | null {
   let start = 0;
-  for (let probed = 0; probed < NDJSON_PROBE_LINES && start < text.length; ) {
+  for (let probed = 0; probed < NDJSON_PROBE_LINES && start < text.length;) {
     const end = text.indexOf('\n', start);
     const line = end === -1 ? text.slice(start) : text.slice(start, end);
     start = end === -1 ? text.length : end + 1;
     if (line.trim() === '') continue;
     probed++;
     const record = parseObject(line);
-    const fromRecord = record === undefined ? (end === -1 ? detectRecordPrefix(line) : null) : detectNdjsonRecord(record);
+    const fromRecord =
+      record === undefined ? (end === -1 ? detectRecordPrefix(line) : null) : detectNdjsonRecord(record);
     if (fromRecord !== null) return fromRecord;
   }
   return null;
@@ -50,7 +51,9 @@ function detectRecordPrefix(line: string): FormatId | null {
 function parseObject(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -7,14 +7,35 @@
  */
 export { verify, type AutoVerifyOptions } from './verify.ts';
 export { detectFormat } from './detect.ts';
-export { verifyAgentxchain, toAgentxchainJson, type AgentxchainJson, type AgentxchainDetails } from './formats/agentxchain/index.ts';
-export { verifyZaxy, toZaxyJson, discloseSubset, type ZaxyOptions, type DiscloseResult, type DisclosureSelector, type ZaxyDetails } from './formats/zaxy/index.ts';
+export {
+  verifyAgentxchain,
+  toAgentxchainJson,
+  type AgentxchainJson,
+  type AgentxchainDetails,
+} from './formats/agentxchain/index.ts';
+export {
+  verifyZaxy,
+  toZaxyJson,
+  discloseSubset,
+  type ZaxyOptions,
+  type DiscloseResult,
+  type DisclosureSelector,
+  type ZaxyDetails,
+} from './formats/zaxy/index.ts';
 export type { ZaxyResult } from './formats/zaxy/compat.ts';
 export { verifyAgentHistory, type AgentHistoryDetails } from './formats/agent-history/index.ts';
 export { verifyCodexExec, type CodexExecDetails } from './formats/codex-exec/index.ts';
 export { canonicalJson, type CanonicalResult } from './json/canonical.ts';
 export type { JsonValue, JsonObject, JsonArray } from './json/value.ts';
-export { leafHash, merkleRoot, inclusionProof, rootFromInclusionProof, verifyInclusion, type ProofStep, type InclusionResult } from './crypto/merkle.ts';
+export {
+  leafHash,
+  merkleRoot,
+  inclusionProof,
+  rootFromInclusionProof,
+  verifyInclusion,
+  type ProofStep,
+  type InclusionResult,
+} from './crypto/merkle.ts';
 export { verifySignature, type SignatureVerifier } from './crypto/signature.ts';
 export { DEFAULT_LIMITS, type Limits } from './limits.ts';
 export type { VerifyOptions } from './options.ts';

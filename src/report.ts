@@ -8,7 +8,12 @@ import type { FindingCode } from './codes.ts';
 import type { AgentHistoryDetails, AgentHistorySchema } from './formats/agent-history/details.ts';
 import type { AgentxchainDetails } from './formats/agentxchain/details.ts';
 import type { CodexExecDetails } from './formats/codex-exec/details.ts';
-import type { ZaxyBundleDetails, ZaxySubsetDetails, ZaxyUnreadDetails, ZaxyUnsignedDetails } from './formats/zaxy/details.ts';
+import type {
+  ZaxyBundleDetails,
+  ZaxySubsetDetails,
+  ZaxyUnreadDetails,
+  ZaxyUnsignedDetails,
+} from './formats/zaxy/details.ts';
 import type { FindingCollector as CollectorOf } from './report/collector.ts';
 import type { Finding as FindingOf, FormatId, ReportShape } from './report/types.ts';
 

@@ -27,7 +27,10 @@ export interface VerificationContext {
  * Resolves limits (throwing TypeError on misuse), opens the input and creates the collector.
  * The input may already be opened (by `verify`'s detection), which is then reused.
  */
-export async function beginVerification(input: VerifyInput | OpenedInput, options: VerifyOptions): Promise<VerificationContext> {
+export async function beginVerification(
+  input: VerifyInput | OpenedInput,
+  options: VerifyOptions,
+): Promise<VerificationContext> {
   const startedAt = now();
   const limits = resolveLimits(options.limits);
   const opened = await openInput(input, {

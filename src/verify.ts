@@ -54,7 +54,11 @@ export async function verify(input: VerifyInput, options: AutoVerifyOptions = {}
       } else if (opened.head.byteLength === 0) {
         collector.add('input.empty', '$', 'the input is empty');
       } else {
-        collector.add('input.unknown_format', '$', 'not a recognised export artifact (AgentXchain, Zaxy, agent-history NDJSON, codex-exec JSONL); pass kind to force one');
+        collector.add(
+          'input.unknown_format',
+          '$',
+          'not a recognised export artifact (AgentXchain, Zaxy, agent-history NDJSON, codex-exec JSONL); pass kind to force one',
+        );
       }
       return finishVerification(context, { format: null, kind: null, checked: {} });
     }

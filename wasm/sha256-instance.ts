@@ -29,7 +29,9 @@ function isSha256Exports(exports: WebAssembly.Exports): exports is WebAssembly.E
   return (
     exports['memory'] instanceof WebAssembly.Memory &&
     exports['STATE_SIZE'] instanceof WebAssembly.Global &&
-    ['Hash_GetBuffer', 'Hash_Init', 'Hash_Update', 'Hash_Final', 'Hash_GetState'].every((name) => typeof exports[name] === 'function')
+    ['Hash_GetBuffer', 'Hash_Init', 'Hash_Update', 'Hash_Final', 'Hash_GetState'].every(
+      (name) => typeof exports[name] === 'function',
+    )
   );
 }
 
@@ -44,7 +46,8 @@ function isSha256Exports(exports: WebAssembly.Exports): exports is WebAssembly.E
  */
 export function sha256FromInstance(instance: WebAssembly.Instance): Sha256 {
   const exports = instance.exports;
-  if (!isSha256Exports(exports)) throw new TypeError('initSha256: the WebAssembly module is not hash-wasm\'s SHA-256 module');
+  if (!isSha256Exports(exports))
+    throw new TypeError("initSha256: the WebAssembly module is not hash-wasm's SHA-256 module");
   const bufferOffset = exports.Hash_GetBuffer();
   const stateOffset = exports.Hash_GetState();
   const stateBytes = new DataView(exports.memory.buffer).getUint32(exports.STATE_SIZE.value as number, true);

@@ -56,7 +56,9 @@ export function loadSha256(): Promise<Sha256> {
 export function initSha256(source: Sha256WasmSource): Promise<Sha256> {
   const previous = loading;
   // The adapter is loaded on demand: the default path (hash-wasm) never needs it.
-  const registered = Promise.all([instantiate(source), import('./sha256-instance.ts')]).then(([instance, { sha256FromInstance }]) => sha256FromInstance(instance));
+  const registered = Promise.all([instantiate(source), import('./sha256-instance.ts')]).then(
+    ([instance, { sha256FromInstance }]) => sha256FromInstance(instance),
+  );
   // Callers of loadSha256() meanwhile wait for this one; if it fails, they get what was there.
   loading = registered.catch(() => {
     loading = previous;
@@ -75,7 +77,9 @@ async function instantiate(source: Sha256WasmSource): Promise<WebAssembly.Instan
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     return (await WebAssembly.instantiate(source as BufferSource, {})).instance;
   }
-  throw new TypeError('initSha256: source must be a WebAssembly.Module, an ArrayBuffer / typed array, a URL or a Response');
+  throw new TypeError(
+    'initSha256: source must be a WebAssembly.Module, an ArrayBuffer / typed array, a URL or a Response',
+  );
 }
 
 /**

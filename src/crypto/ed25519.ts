@@ -76,4 +76,3 @@ function littleEndian(bytes: Uint8Array): bigint {
   for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i]!);
   return value;
 }
-

@@ -307,8 +307,7 @@ function proofStep(
 }
 
 export type InclusionResult =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly expected: string; readonly calculated: string };
+  { readonly ok: true } | { readonly ok: false; readonly expected: string; readonly calculated: string };
 
 /**
  * Verifies that `proof` leads from `leaf` to `root` (byte equality, so a root of another length
@@ -316,7 +315,12 @@ export type InclusionResult =
  * @example
  * verifyInclusion(leaf, proof, root, sha256); // { ok: true } or { ok: false, expected, calculated }
  */
-export function verifyInclusion(leaf: Uint8Array, proof: readonly ProofStep[], root: Uint8Array, sha256: Sha256): InclusionResult {
+export function verifyInclusion(
+  leaf: Uint8Array,
+  proof: readonly ProofStep[],
+  root: Uint8Array,
+  sha256: Sha256,
+): InclusionResult {
   const calculated = rootFromInclusionProof(leaf, proof, sha256);
   if (bytesEqual(calculated, root)) return { ok: true };
   return { ok: false, expected: toHex(root), calculated: toHex(calculated) };

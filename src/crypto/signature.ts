@@ -18,14 +18,24 @@ export type SignatureAlgorithm = 'ed25519' | 'ml-dsa-65';
  * Verifies `signature` over `message` under a raw `publicKey`. Must return false (never throw or
  * reject) for unknown algorithms and malformed keys or signatures.
  */
-export type SignatureVerifier = (algorithm: string, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) => boolean | Promise<boolean>;
+export type SignatureVerifier = (
+  algorithm: string,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+) => boolean | Promise<boolean>;
 
 /**
  * The default verifier. Unknown algorithms, wrong lengths and malformed encodings give false.
  * @example
  * await verifySignature('ed25519', publicKey, message, signature); // true | false
  */
-export async function verifySignature(algorithm: string, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
+export async function verifySignature(
+  algorithm: string,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
   try {
     switch (algorithm) {
       case 'ed25519':

@@ -117,7 +117,9 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'
  * returning a stream that still yields every byte. Used only when the client declared
  * `Content-Encoding: gzip`, which is then a promise the body must keep.
  */
-export async function startsWithGzipMagic(stream: ReadableStream<Uint8Array>): Promise<{ gzip: boolean; stream: ReadableStream<Uint8Array> }> {
+export async function startsWithGzipMagic(
+  stream: ReadableStream<Uint8Array>,
+): Promise<{ gzip: boolean; stream: ReadableStream<Uint8Array> }> {
   const peeked = await peek(stream, 2);
   return { gzip: peeked.bytes[0] === 0x1f && peeked.bytes[1] === 0x8b, stream: peeked.stream };
 }

@@ -18,7 +18,14 @@ declare const Deno: {
   ): { finished: Promise<void> };
 };
 
-const NAMES = ['LISTEN_HOST', 'PORT', 'MAX_BODY_BYTES', 'MAX_BUFFERED_BYTES', 'MAX_RETAINED_BYTES', 'CORS_ORIGINS'] as const;
+const NAMES = [
+  'LISTEN_HOST',
+  'PORT',
+  'MAX_BODY_BYTES',
+  'MAX_BUFFERED_BYTES',
+  'MAX_RETAINED_BYTES',
+  'CORS_ORIGINS',
+] as const;
 
 /** Reads the environment, tolerating a run without `--allow-env` (then everything is default). */
 function readEnv(): Partial<Record<(typeof NAMES)[number], string>> {

@@ -12,7 +12,15 @@ import { beginVerification, finishVerification } from '../verifier-lifecycle.ts'
 import { RequestBody, startsWithGzipMagic } from './body.ts';
 import { DEFAULT_EDGE_RETAINED_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_LINGER_MS, type EdgeOptions } from './options.ts';
 import { isRefusal, readVerifyParams } from './request.ts';
-import { PREFLIGHT_HEADERS, corsHeaders, errorResponse, jsonResponse, lingeringJsonResponse, statusForReport, textResponse } from './response.ts';
+import {
+  PREFLIGHT_HEADERS,
+  corsHeaders,
+  errorResponse,
+  jsonResponse,
+  lingeringJsonResponse,
+  statusForReport,
+  textResponse,
+} from './response.ts';
 import { USAGE } from './usage.ts';
 import type { Report } from '../report.ts';
 
@@ -26,19 +34,27 @@ import type { Report } from '../report.ts';
  */
 export async function handleVerifyRequest(request: Request, options: EdgeOptions = {}): Promise<Response> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('options.maxBodyBytes must be a positive integer');
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
+    throw new TypeError('options.maxBodyBytes must be a positive integer');
   const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
-  if (!Number.isSafeInteger(lingerMs) || lingerMs < 0) throw new TypeError('options.lingerMs must be a non-negative integer');
+  if (!Number.isSafeInteger(lingerMs) || lingerMs < 0)
+    throw new TypeError('options.lingerMs must be a non-negative integer');
   const cors = corsHeaders(options.cors, request.headers.get('origin'));
 
   if (request.method === 'GET' || request.method === 'HEAD') {
     return textResponse(200, request.method === 'GET' ? USAGE : '', cors);
   }
-  if (request.method === 'OPTIONS' && options.cors) return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS } });
+  if (request.method === 'OPTIONS' && options.cors)
+    return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS } });
   if (request.method !== 'POST') {
     await discardBody(request);
     const allow = options.cors ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, POST';
-    return errorResponse(405, 'method_not_allowed', `${request.method} is not supported: POST the artifact, or GET for usage`, { ...cors, allow });
+    return errorResponse(
+      405,
+      'method_not_allowed',
+      `${request.method} is not supported: POST the artifact, or GET for usage`,
+      { ...cors, allow },
+    );
   }
 
   const params = readVerifyParams(request);
@@ -60,14 +76,24 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
     return reportResponse(await refusedReport(params.name, 'limit.input_bytes', message), cors);
   }
 
-  const upload = new RequestBody(request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }));
+  const upload = new RequestBody(
+    request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+  );
   let body = upload.stream;
   if (params.declaredGzip) {
     const peeked = await startsWithGzipMagic(body);
     body = peeked.stream;
     if (!peeked.gzip) {
       await upload.discard();
-      return reportResponse(await refusedReport(params.name, 'gzip.not_gzip', 'Content-Encoding: gzip, but the body does not start with the gzip magic 1f 8b'), cors, 400);
+      return reportResponse(
+        await refusedReport(
+          params.name,
+          'gzip.not_gzip',
+          'Content-Encoding: gzip, but the body does not start with the gzip magic 1f 8b',
+        ),
+        cors,
+        400,
+      );
     }
   }
 
@@ -91,7 +117,12 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
   if (upload.unread) {
     // Answered before the upload ended (a limit, say): keep reading the rest while the answer
     // goes out, so the client is not reset before it can read it (see RequestBody).
-    return lingeringJsonResponse(statusForReport(report), report, upload.linger({ maxBytes: limits.maxInputBytes, maxMs: lingerMs }), cors);
+    return lingeringJsonResponse(
+      statusForReport(report),
+      report,
+      upload.linger({ maxBytes: limits.maxInputBytes, maxMs: lingerMs }),
+      cors,
+    );
   }
   return reportResponse(report, cors);
 }

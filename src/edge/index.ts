@@ -5,5 +5,11 @@
  * @module
  */
 export { handleVerifyRequest } from './handler.ts';
-export { DEFAULT_LINGER_MS, DEFAULT_MAX_BODY_BYTES, optionsFromEnv, type EdgeEnv, type EdgeOptions } from './options.ts';
+export {
+  DEFAULT_LINGER_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  optionsFromEnv,
+  type EdgeEnv,
+  type EdgeOptions,
+} from './options.ts';
 export { statusForReport } from './response.ts';

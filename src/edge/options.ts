@@ -72,8 +72,14 @@ export function optionsFromEnv(env: EdgeEnv): EdgeOptions {
   const maxBodyBytes = positiveInteger(env.MAX_BODY_BYTES);
   const maxBufferedBytes = positiveInteger(env.MAX_BUFFERED_BYTES);
   const maxRetainedBytes = positiveInteger(env.MAX_RETAINED_BYTES);
-  const limits = { ...(maxBufferedBytes === undefined ? {} : { maxBufferedBytes }), ...(maxRetainedBytes === undefined ? {} : { maxRetainedBytes }) };
-  const origins = (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  const limits = {
+    ...(maxBufferedBytes === undefined ? {} : { maxBufferedBytes }),
+    ...(maxRetainedBytes === undefined ? {} : { maxRetainedBytes }),
+  };
+  const origins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   return {
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
     ...(Object.keys(limits).length === 0 ? {} : { limits }),

@@ -64,13 +64,21 @@ export function readVerifyParams(request: Request): VerifyParams | Refusal {
   }
   const expectPublicKey = (keyFromQuery ?? keyFromHeader)?.trim();
   const name = query.get('name') ?? 'request';
-  if (name.length === 0 || name.length > MAX_NAME_LENGTH) return badRequest(`name must be 1 to ${MAX_NAME_LENGTH} characters`);
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH)
+    return badRequest(`name must be 1 to ${MAX_NAME_LENGTH} characters`);
   const strictText = query.get('strict') ?? 'false';
   if (!['1', 'true', '0', 'false'].includes(strictText)) return badRequest('strict must be 1, true, 0 or false');
 
   const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (mediaType !== '' && mediaType !== 'application/x-www-form-urlencoded' && !MEDIA_TYPES.has(mediaType) && !mediaType.endsWith('+json')) {
-    return unsupported(`Content-Type ${mediaType} is not accepted: send the artifact itself as the body (application/json, application/x-ndjson, application/gzip or application/octet-stream)`);
+  if (
+    mediaType !== '' &&
+    mediaType !== 'application/x-www-form-urlencoded' &&
+    !MEDIA_TYPES.has(mediaType) &&
+    !mediaType.endsWith('+json')
+  ) {
+    return unsupported(
+      `Content-Type ${mediaType} is not accepted: send the artifact itself as the body (application/json, application/x-ndjson, application/gzip or application/octet-stream)`,
+    );
   }
   const encodings = (request.headers.get('content-encoding') ?? '')
     .split(',')

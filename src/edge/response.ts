@@ -49,7 +49,10 @@ function baseHeaders(contentType: string, extra: HeaderFields = {}): Headers {
 
 /** A JSON answer (the report, or `{ error, message }` for misuse). */
 export function jsonResponse(status: number, body: unknown, headers: HeaderFields = {}): Response {
-  return new Response(`${JSON.stringify(body)}\n`, { status, headers: baseHeaders('application/json; charset=utf-8', headers) });
+  return new Response(`${JSON.stringify(body)}\n`, {
+    status,
+    headers: baseHeaders('application/json; charset=utf-8', headers),
+  });
 }
 
 /**
@@ -57,7 +60,12 @@ export function jsonResponse(status: number, body: unknown, headers: HeaderField
  * runtimes (workerd) refuse to read the request once the answer is complete, and the rest of
  * the upload must still be read for the answer to reach the client (see `RequestBody`).
  */
-export function lingeringJsonResponse(status: number, body: unknown, lingering: Promise<void>, headers: HeaderFields = {}): Response {
+export function lingeringJsonResponse(
+  status: number,
+  body: unknown,
+  lingering: Promise<void>,
+  headers: HeaderFields = {},
+): Response {
   const bytes = new TextEncoder().encode(`${JSON.stringify(body)}\n`);
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -83,7 +91,10 @@ export function textResponse(status: number, text: string, headers: HeaderFields
  * CORS headers for `origin` under `cors` (off unless configured). A list echoes only an allowed
  * origin; `true` answers `*` (no credentials are ever involved).
  */
-export function corsHeaders(cors: boolean | readonly string[] | undefined, origin: string | null): Record<string, string> {
+export function corsHeaders(
+  cors: boolean | readonly string[] | undefined,
+  origin: string | null,
+): Record<string, string> {
   if (cors === undefined || cors === false) return {};
   if (cors === true) return { 'access-control-allow-origin': '*' };
   if (origin !== null && cors.includes(origin)) return { 'access-control-allow-origin': origin, vary: 'Origin' };

@@ -258,7 +258,13 @@ export function escapedCodePoint(bytes: Uint8Array, at: number, end: number): nu
   const letter = bytes[at + 1]!;
   if (letter !== Byte.UnicodeEscape) return escapedByte(letter);
   const unit = hexCodeUnit(bytes, at + 2);
-  if (unit >= 0xd800 && unit <= 0xdbff && at + 12 <= end && bytes[at + 6] === Byte.Backslash && bytes[at + 7] === Byte.UnicodeEscape) {
+  if (
+    unit >= 0xd800 &&
+    unit <= 0xdbff &&
+    at + 12 <= end &&
+    bytes[at + 6] === Byte.Backslash &&
+    bytes[at + 7] === Byte.UnicodeEscape
+  ) {
     const low = hexCodeUnit(bytes, at + 8);
     if (low >= 0xdc00 && low <= 0xdfff) return 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
   }
@@ -303,7 +309,9 @@ const MIN_WORD_VIEW_BYTES = 64;
  * wordView(new Uint8Array(100))?.getInt32(0, true); // 0
  */
 export function wordView(bytes: Uint8Array): DataView | undefined {
-  return bytes.byteLength < MIN_WORD_VIEW_BYTES ? undefined : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return bytes.byteLength < MIN_WORD_VIEW_BYTES
+    ? undefined
+    : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**

@@ -114,14 +114,21 @@ export function createCanonicalScratch(): CanonicalScratch {
     faultEnd: -1,
     faultFirst: 0,
     faultRunEnd: -1,
-    shapes: Array.from({ length: SHAPES }, () => ({ count: 0, keys: new Uint8Array(MAX_SHAPE_KEY_BYTES), keyEnds: new Int32Array(MAX_SHAPE_MEMBERS), order: new Int32Array(MAX_SHAPE_MEMBERS) })),
+    shapes: Array.from({ length: SHAPES }, () => ({
+      count: 0,
+      keys: new Uint8Array(MAX_SHAPE_KEY_BYTES),
+      keyEnds: new Int32Array(MAX_SHAPE_MEMBERS),
+      order: new Int32Array(MAX_SHAPE_MEMBERS),
+    })),
     shapeNext: 0,
   };
 }
 
 const HEX = /* @__PURE__ */ new TextEncoder().encode('0123456789abcdef');
 /** `LITERAL_BYTES[tag]`: a literal node's name, which Python writes as it reads it. */
-const LITERAL_BYTES: readonly (Uint8Array | undefined)[] = /* @__PURE__ */ LITERAL_NAMES.map((name) => (name === undefined ? undefined : new TextEncoder().encode(name)));
+const LITERAL_BYTES: readonly (Uint8Array | undefined)[] = /* @__PURE__ */ LITERAL_NAMES.map((name) =>
+  name === undefined ? undefined : new TextEncoder().encode(name),
+);
 
 /**
  * Appends the canonical bytes of the tape node `node` to `sink`.
@@ -133,7 +140,13 @@ const LITERAL_BYTES: readonly (Uint8Array | undefined)[] = /* @__PURE__ */ LITER
  * const sink = createByteSink();
  * writeCanonicalFromTape(bytes, context.tape.data, 0, sink, createCanonicalScratch()); // undefined
  */
-export function writeCanonicalFromTape(bytes: Uint8Array, tape: Int32Array, node: number, sink: ByteSink, scratch: CanonicalScratch): SurrogateFault | undefined {
+export function writeCanonicalFromTape(
+  bytes: Uint8Array,
+  tape: Int32Array,
+  node: number,
+  sink: ByteSink,
+  scratch: CanonicalScratch,
+): SurrogateFault | undefined {
   const s = scratch;
   s.bytes = bytes;
   s.tape = tape;
@@ -362,7 +375,14 @@ function isReprLexeme(bytes: Uint8Array, start: number, end: number): boolean {
  * generalised UTF-8 (to compare keys). Every escape re-encodes to at most its own length, so
  * end - start bytes of room are enough.
  */
-function writeUnescaped(bytes: Uint8Array, start: number, end: number, out: Uint8Array, o: number, s: CanonicalScratch | undefined): number {
+function writeUnescaped(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  out: Uint8Array,
+  o: number,
+  s: CanonicalScratch | undefined,
+): number {
   let i = start;
   while (i < end) {
     const c = bytes[i]!;
@@ -547,7 +567,10 @@ function sortGathered(s: CanonicalScratch, gather: number, count: number, base: 
     const k3 = members[at + 3]!;
     let hole = at;
     let order = 1;
-    while (hole > base && (order = compareKeys(s, members[hole - 4]!, members[hole - 2]!, members[hole - 1]!, k0, k2, k3)) > 0) {
+    while (
+      hole > base &&
+      (order = compareKeys(s, members[hole - 4]!, members[hole - 2]!, members[hole - 1]!, k0, k2, k3)) > 0
+    ) {
       members[hole] = members[hole - 4]!;
       members[hole + 1] = members[hole - 3]!;
       members[hole + 2] = members[hole - 2]!;
@@ -565,7 +588,19 @@ function sortGathered(s: CanonicalScratch, gather: number, count: number, base: 
   let kept = 0;
   for (let j = 0; j < count; j++) {
     const at = base + 4 * j;
-    if (j + 1 < count && compareKeys(s, members[at]!, members[at + 2]!, members[at + 3]!, members[at + 4]!, members[at + 6]!, members[at + 7]!) === 0) continue;
+    if (
+      j + 1 < count &&
+      compareKeys(
+        s,
+        members[at]!,
+        members[at + 2]!,
+        members[at + 3]!,
+        members[at + 4]!,
+        members[at + 6]!,
+        members[at + 7]!,
+      ) === 0
+    )
+      continue;
     const to = base + 4 * kept;
     members[to] = members[at]!;
     members[to + 1] = members[at + 1]!;
@@ -577,7 +612,15 @@ function sortGathered(s: CanonicalScratch, gather: number, count: number, base: 
 }
 
 /** Byte order of the decoded keys = code-point order (UTF-8 preserves it). */
-function compareKeys(s: CanonicalScratch, keyA: number, startA: number, endA: number, keyB: number, startB: number, endB: number): number {
+function compareKeys(
+  s: CanonicalScratch,
+  keyA: number,
+  startA: number,
+  endA: number,
+  keyB: number,
+  startB: number,
+  endB: number,
+): number {
   const tape = s.tape;
   const sourceA = (tape[keyA + 3]! & ESCAPED) === 0 ? s.bytes : s.keys.bytes;
   const sourceB = (tape[keyB + 3]! & ESCAPED) === 0 ? s.bytes : s.keys.bytes;

@@ -92,7 +92,10 @@ export function pythonJsonPosition(bytes: Uint8Array, offset: number): string {
  * @example
  * firstUtf8Error(new Uint8Array([0x61, 0xff])); // { start: 1, end: 2, reason: 'invalid start byte' }
  */
-export function firstUtf8Error(bytes: Uint8Array, from = 0): { start: number; end: number; reason: string } | undefined {
+export function firstUtf8Error(
+  bytes: Uint8Array,
+  from = 0,
+): { start: number; end: number; reason: string } | undefined {
   const n = bytes.length;
   let i = from;
   while (i < n) {
@@ -124,7 +127,11 @@ export function firstUtf8Error(bytes: Uint8Array, from = 0): { start: number; en
  * utf8ErrorMessage(new Uint8Array([0xff]), { start: 0, end: 1, reason: 'invalid start byte' });
  * // "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
  */
-export function utf8ErrorMessage(bytes: Uint8Array, problem: { start: number; end: number; reason: string }, base = 0): string {
+export function utf8ErrorMessage(
+  bytes: Uint8Array,
+  problem: { start: number; end: number; reason: string },
+  base = 0,
+): string {
   if (problem.end - problem.start === 1) {
     const hex = bytes[problem.start]!.toString(16).padStart(2, '0');
     return `'utf-8' codec can't decode byte 0x${hex} in position ${base + problem.start}: ${problem.reason}`;

@@ -16,7 +16,15 @@
  * @module
  */
 import { DEFAULT_LIMITS } from '../limits.ts';
-import { advancePosition, firstUtf8Error, formatPosition, type JsonReadError, type TextPosition, TEXT_START, utf8ErrorMessage } from './errors.ts';
+import {
+  advancePosition,
+  firstUtf8Error,
+  formatPosition,
+  type JsonReadError,
+  type TextPosition,
+  TEXT_START,
+  utf8ErrorMessage,
+} from './errors.ts';
 import * as grammar from './_grammar.ts';
 import {
   createScanContext,
@@ -51,7 +59,8 @@ export interface ReadJsonOptions {
   readonly maxDepth?: number;
 }
 
-export type ReadJsonResult = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: JsonReadError };
+export type ReadJsonResult =
+  { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: JsonReadError };
 
 /** A node of a scanned tape, as handed to a `DocumentVisitor`. Valid only during the call. */
 export interface TapeNode {
@@ -82,7 +91,8 @@ export interface DocumentVisitor {
   element(key: string, index: number, element: TapeNode): void;
 }
 
-export type ReadDocumentResult = { readonly ok: true; readonly root: DocumentRoot } | { readonly ok: false; readonly error: JsonReadError };
+export type ReadDocumentResult =
+  { readonly ok: true; readonly root: DocumentRoot } | { readonly ok: false; readonly error: JsonReadError };
 
 /**
  * Reads a JSON document as Python's `json.loads` would (after decoding the bytes as UTF-8).
@@ -104,7 +114,11 @@ export function readJson(bytes: Uint8Array, options: ReadJsonOptions = {}): Read
  * let count = 0;
  * readJsonDocument(bytes, { streamKeys: ['entries'], startArray() { count = 0; }, element() { count++; } });
  */
-export function readJsonDocument(bytes: Uint8Array, visitor: DocumentVisitor | undefined, options: ReadJsonOptions = {}): ReadDocumentResult {
+export function readJsonDocument(
+  bytes: Uint8Array,
+  visitor: DocumentVisitor | undefined,
+  options: ReadJsonOptions = {},
+): ReadDocumentResult {
   const maxDepth = options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth;
   if (visitor !== undefined) {
     const walk = createRootWalk(visitor, maxDepth, 0);
@@ -202,7 +216,8 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
     // Python decodes the whole file first: invalid UTF-8 anywhere outranks a syntax error. All
     // bytes before the error were read cleanly, so only those from the error on need a look.
     const utf8 = firstUtf8Error(held, error.offset - base);
-    if (utf8 !== undefined) return { kind: 'utf8', message: utf8ErrorMessage(held, utf8, base), offset: base + utf8.start };
+    if (utf8 !== undefined)
+      return { kind: 'utf8', message: utf8ErrorMessage(held, utf8, base), offset: base + utf8.start };
     if (error.kind !== 'syntax') return { kind: error.kind, message: error.text, offset: error.offset };
     const position = formatPosition(advancePosition(basePosition, held, 0, error.offset - base));
     return { kind: 'syntax', message: `${error.text}: ${position}`, offset: error.offset };
@@ -250,7 +265,18 @@ const SCAN_AHEAD_BYTES = 64 * 1024;
  * `whole`: stopped, the document is left for a reading as a whole value (the root is not an
  * object, or the walk failed).
  */
-type RootState = 'start' | 'first-member' | 'member' | 'colon' | 'value' | 'first-element' | 'element' | 'after-element' | 'after-member' | 'trailing' | 'whole';
+type RootState =
+  | 'start'
+  | 'first-member'
+  | 'member'
+  | 'colon'
+  | 'value'
+  | 'first-element'
+  | 'element'
+  | 'after-element'
+  | 'after-member'
+  | 'trailing'
+  | 'whole';
 
 /**
  * The root object of a document, read member by member (streaming the visitor's arrays, scanning
@@ -283,7 +309,21 @@ interface RootWalk {
 function createRootWalk(visitor: DocumentVisitor, maxDepth: number, scanAhead: number): RootWalk {
   const tape = { data: new Int32Array(SLOTS * 256), length: 0 };
   const element = { bytes: EMPTY_BYTES, tape: tape.data, node: 0 };
-  return { visitor, maxDepth, scanAhead, tape, stack: [], root: new Map(), element, state: 'start', pos: 0, key: '', index: 0, retryAt: 0, failure: undefined };
+  return {
+    visitor,
+    maxDepth,
+    scanAhead,
+    tape,
+    stack: [],
+    root: new Map(),
+    element,
+    state: 'start',
+    pos: 0,
+    key: '',
+    index: 0,
+    retryAt: 0,
+    failure: undefined,
+  };
 }
 
 const EMPTY_BYTES = new Uint8Array(0);
@@ -309,7 +349,14 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
   const length = bytes.length;
   if (walk.state === 'whole' || (!final && length < walk.retryAt)) return;
   const { visitor, maxDepth, tape, root } = walk;
-  const context: ScanContext = { bytes, maxDepth, tape, error: undefined, stack: walk.stack, words: grammar.wordView(bytes) };
+  const context: ScanContext = {
+    bytes,
+    maxDepth,
+    tape,
+    error: undefined,
+    stack: walk.stack,
+    words: grammar.wordView(bytes),
+  };
   /** Reading stops here; the error matters only once bytes were dropped (else `finish` reads again). */
   const stop = (text: string, at: number): void => {
     walk.state = 'whole';
@@ -401,7 +448,8 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         // A member or an element ended: a comma, or the end of its container.
         const inArray: boolean = walk.state === 'after-element';
         if (c === grammar.Byte.ValueSeparator) walk.state = inArray ? 'element' : 'member';
-        else if (c !== (inArray ? grammar.Byte.EndArray : grammar.Byte.EndObject)) return stop("Expecting ',' delimiter", at);
+        else if (c !== (inArray ? grammar.Byte.EndArray : grammar.Byte.EndObject))
+          return stop("Expecting ',' delimiter", at);
         else if (inArray) {
           root.set(walk.key, { streamed: true, length: walk.index });
           walk.state = 'after-member';
@@ -436,7 +484,11 @@ function fileLevelError(bytes: Uint8Array, error: JsonReadError): JsonReadError 
   const utf8 = firstUtf8Error(bytes);
   if (utf8 !== undefined) return { kind: 'utf8', message: utf8ErrorMessage(bytes, utf8), offset: utf8.start };
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return { kind: 'bom', message: 'Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', offset: 0 };
+    return {
+      kind: 'bom',
+      message: 'Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)',
+      offset: 0,
+    };
   }
   return error;
 }
@@ -546,7 +598,9 @@ export function decodeString(bytes: Uint8Array, tape: Int32Array, slot: number):
   const end = tape[slot + 2]!;
   const flags = tape[slot + 3]!;
   if ((flags & ESCAPED) === 0) {
-    return (flags & NON_ASCII) === 0 && end - start < 64 ? latin1(bytes, start, end) : utf8Decoder.decode(bytes.subarray(start, end));
+    return (flags & NON_ASCII) === 0 && end - start < 64
+      ? latin1(bytes, start, end)
+      : utf8Decoder.decode(bytes.subarray(start, end));
   }
   let text = '';
   let run = start;

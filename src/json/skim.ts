@@ -156,7 +156,8 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
               continue;
             }
             if (escape === 1) {
-              if (c === grammar.Byte.UnicodeEscape) escape = 2; // four hex digits follow
+              if (c === grammar.Byte.UnicodeEscape)
+                escape = 2; // four hex digits follow
               else {
                 escape = 0;
                 if (grammar.escapedByte(c) === 0) fail('invalid escape in a string');
@@ -247,7 +248,10 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
         }
         if (c === grammar.Byte.BeginObject || c === grammar.Byte.BeginArray) {
           // A container opens: it inherits opacity, or takes it from the member it is the value of.
-          const opaque = depth >= 1 && depth <= MAX_TRACKED_DEPTH && (opaqueAt[depth] === 1 || (isObject[depth] === 1 && memberClass === OPAQUE));
+          const opaque =
+            depth >= 1 &&
+            depth <= MAX_TRACKED_DEPTH &&
+            (opaqueAt[depth] === 1 || (isObject[depth] === 1 && memberClass === OPAQUE));
           depth++;
           if (depth <= MAX_TRACKED_DEPTH) {
             isObject[depth] = c === grammar.Byte.BeginObject ? 1 : 0;
@@ -300,7 +304,8 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
 function skipPlain(bytes: Uint8Array, i: number, words: DataView | undefined): number {
   for (;;) {
     i = grammar.skipStringBytes(bytes, i, words, grammar.STOP_MUST_ESCAPE | grammar.STOP_NON_ASCII);
-    if (i + 1 >= bytes.length || bytes[i] !== grammar.Byte.Backslash || grammar.escapedByte(bytes[i + 1]!) === 0) return i;
+    if (i + 1 >= bytes.length || bytes[i] !== grammar.Byte.Backslash || grammar.escapedByte(bytes[i + 1]!) === 0)
+      return i;
     i += 2;
   }
 }

@@ -69,7 +69,11 @@ function matchUtf8(bytes: Uint8Array, j: number, point: number): number {
   if (point < 0x80) return bytes[j] === point ? 1 : 0;
   if (point < 0x800) return bytes[j] === (0xc0 | (point >> 6)) && bytes[j + 1] === (0x80 | (point & 0x3f)) ? 2 : 0;
   if (point < 0x10000) {
-    return bytes[j] === (0xe0 | (point >> 12)) && bytes[j + 1] === (0x80 | ((point >> 6) & 0x3f)) && bytes[j + 2] === (0x80 | (point & 0x3f)) ? 3 : 0;
+    return bytes[j] === (0xe0 | (point >> 12)) &&
+      bytes[j + 1] === (0x80 | ((point >> 6) & 0x3f)) &&
+      bytes[j + 2] === (0x80 | (point & 0x3f))
+      ? 3
+      : 0;
   }
   return bytes[j] === (0xf0 | (point >> 18)) &&
     bytes[j + 1] === (0x80 | ((point >> 12) & 0x3f)) &&

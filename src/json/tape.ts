@@ -70,7 +70,14 @@ export interface ScanContext {
  * scanValue(context, 0, 0); // 8
  */
 export function createScanContext(bytes: Uint8Array, maxDepth: number): ScanContext {
-  return { bytes, maxDepth, tape: { data: new Int32Array(SLOTS * 256), length: 0 }, error: undefined, stack: [], words: grammar.wordView(bytes) };
+  return {
+    bytes,
+    maxDepth,
+    tape: { data: new Int32Array(SLOTS * 256), length: 0 },
+    error: undefined,
+    stack: [],
+    words: grammar.wordView(bytes),
+  };
 }
 
 /** Grows the tape to hold `needed` slots, keeping the first `used` (the caller's live length). */
@@ -138,7 +145,8 @@ export function scanString(context: ScanContext, quote: number, slot: number): n
       const e = bytes[pos + 1]!;
       if (e === grammar.Byte.UnicodeEscape) {
         // CPython requires the four digits and at least one more character after them.
-        if (pos + 6 >= end || grammar.hexCodeUnit(bytes, pos + 2) < 0) return scanFail(context, 'syntax', 'Invalid \\uXXXX escape', pos + 1);
+        if (pos + 6 >= end || grammar.hexCodeUnit(bytes, pos + 2) < 0)
+          return scanFail(context, 'syntax', 'Invalid \\uXXXX escape', pos + 1);
         pos += 6;
       } else if (grammar.escapedByte(e) !== 0) {
         pos += 2;
@@ -209,11 +217,13 @@ function scanNumber(context: ScanContext, start: number, slot: number): number {
  */
 function scanKey(context: ScanContext, at: number, slot: number): number {
   const bytes = context.bytes;
-  if (at >= bytes.length || bytes[at] !== grammar.Byte.Quote) return scanFail(context, 'syntax', 'Expecting property name enclosed in double quotes', at);
+  if (at >= bytes.length || bytes[at] !== grammar.Byte.Quote)
+    return scanFail(context, 'syntax', 'Expecting property name enclosed in double quotes', at);
   let next = scanString(context, at, slot);
   if (next < 0) return -1;
   next = grammar.skipWhitespace(bytes, next);
-  if (next >= bytes.length || bytes[next] !== grammar.Byte.NameSeparator) return scanFail(context, 'syntax', "Expecting ':' delimiter", next);
+  if (next >= bytes.length || bytes[next] !== grammar.Byte.NameSeparator)
+    return scanFail(context, 'syntax', "Expecting ':' delimiter", next);
   return next + 1;
 }
 
@@ -250,7 +260,12 @@ export function scanValue(context: ScanContext, start: number, baseDepth: number
     } else if (c === grammar.Byte.BeginObject || c === grammar.Byte.BeginArray) {
       if (baseDepth + depth + 1 > context.maxDepth) {
         const what = c === grammar.Byte.BeginObject ? 'object' : 'array';
-        pos = scanFail(context, 'depth', `maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`, pos);
+        pos = scanFail(
+          context,
+          'depth',
+          `maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`,
+          pos,
+        );
         break value;
       }
       data[len] = c === grammar.Byte.BeginObject ? TAG_OBJECT : TAG_ARRAY;
@@ -261,7 +276,10 @@ export function scanValue(context: ScanContext, start: number, baseDepth: number
       depth++;
       len += SLOTS;
       pos = grammar.skipWhitespace(bytes, pos + 1);
-      if (pos < end && bytes[pos] === (c === grammar.Byte.BeginObject ? grammar.Byte.EndObject : grammar.Byte.EndArray)) {
+      if (
+        pos < end &&
+        bytes[pos] === (c === grammar.Byte.BeginObject ? grammar.Byte.EndObject : grammar.Byte.EndArray)
+      ) {
         // An empty container is a complete value.
         pos++;
         stack.pop();
@@ -347,6 +365,7 @@ export const LITERAL_NAMES: readonly (string | undefined)[] = /* @__PURE__ */ ((
 /** `LITERAL_TAGS[c]`: the literal tag a value starting with byte `c` can only be (0: none). */
 const LITERAL_TAGS: Uint8Array = /* @__PURE__ */ (() => {
   const tags = new Uint8Array(256);
-  for (const tag of [TAG_TRUE, TAG_FALSE, TAG_NULL, TAG_NAN, TAG_INFINITY]) tags[LITERAL_NAMES[tag]!.charCodeAt(0)] = tag;
+  for (const tag of [TAG_TRUE, TAG_FALSE, TAG_NULL, TAG_NAN, TAG_INFINITY])
+    tags[LITERAL_NAMES[tag]!.charCodeAt(0)] = tag;
   return tags;
 })();

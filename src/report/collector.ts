@@ -49,7 +49,11 @@ export interface FindingCollector<Code extends string = string> {
  * c.add('input.empty', '$', 'empty input');
  * c.hasErrors; // true
  */
-export function createCollector<Code extends string>(options: { maxFindings: number; strict?: boolean; dimensionOf: (code: Code) => Dimension }): FindingCollector<Code> {
+export function createCollector<Code extends string>(options: {
+  maxFindings: number;
+  strict?: boolean;
+  dimensionOf: (code: Code) => Dimension;
+}): FindingCollector<Code> {
   const { dimensionOf } = options;
   const findings: Finding<Code>[] = [];
   const errorsByDimension = new Map<Dimension, number>();
@@ -67,7 +71,10 @@ export function createCollector<Code extends string>(options: { maxFindings: num
       // Input-dimension errors (a limit reached, an abort, unreadable input) say why verification
       // stopped; they are few, so they are kept even past the cap, up to a small reserve.
       const explainsStop = severity === 'error' && dimensionOf(code) === 'input';
-      if (findings.length >= options.maxFindings && !(explainsStop && findings.length < options.maxFindings + STOP_RESERVE)) {
+      if (
+        findings.length >= options.maxFindings &&
+        !(explainsStop && findings.length < options.maxFindings + STOP_RESERVE)
+      ) {
         dropped++;
         return;
       }
@@ -99,7 +106,9 @@ export function createCollector<Code extends string>(options: { maxFindings: num
   };
 }
 
-/** What a report is built from; `R` is the kind of report (`ReportOf<'zaxy'>`, say), which types its details and codes. */
+/**
+ * What a report is built from; `R` is the kind of report (`ReportOf<'zaxy'>`, say), which types its details and codes.
+ */
 export interface ReportParts<R extends AnyReport = AnyReport> {
   readonly format: R['format'];
   readonly kind: R['kind'];
@@ -111,7 +120,11 @@ export interface ReportParts<R extends AnyReport = AnyReport> {
   readonly durationMs: number;
 }
 
-function dimensionVerdict(collector: FindingCollector<string>, dimension: Exclude<Dimension, 'input'>, checked: CheckedDimensions): DimensionVerdict {
+function dimensionVerdict(
+  collector: FindingCollector<string>,
+  dimension: Exclude<Dimension, 'input'>,
+  checked: CheckedDimensions,
+): DimensionVerdict {
   if (collector.errorCount(dimension) > 0) return 'fail';
   return checked[dimension] ? 'pass' : 'not-checked';
 }
@@ -121,7 +134,10 @@ function dimensionVerdict(collector: FindingCollector<string>, dimension: Exclud
  * `overall` is `error` when an `input` finding is an error, else `fail` when any error exists,
  * else `pass`. A dimension never examined stays `not-checked`, even when nothing failed.
  */
-export function buildReport<R extends AnyReport>(collector: FindingCollector<R['findings'][number]['code']>, parts: ReportParts<R>): R {
+export function buildReport<R extends AnyReport>(
+  collector: FindingCollector<R['findings'][number]['code']>,
+  parts: ReportParts<R>,
+): R {
   const verdicts: Verdicts = Object.freeze({
     structure: dimensionVerdict(collector, 'structure', parts.checked),
     integrity: dimensionVerdict(collector, 'integrity', parts.checked),

@@ -43,7 +43,8 @@ export const CORE_CODE_SUMMARIES = /* @__PURE__ */ Object.freeze({
   'input.aborted': 'Verification was cancelled through the AbortSignal.',
   'limit.input_bytes': 'The input is larger than limits.maxInputBytes.',
   'limit.buffered_bytes': 'A whole-document format exceeded limits.maxBufferedBytes.',
-  'limit.retained_bytes': 'A Zaxy document needed a second reading after more than limits.maxRetainedBytes were dropped.',
+  'limit.retained_bytes':
+    'A Zaxy document needed a second reading after more than limits.maxRetainedBytes were dropped.',
   'limit.decompressed_bytes': 'Decompressed output exceeded limits.maxDecompressedBytes.',
   'limit.compression_ratio': 'Decompressed/compressed ratio exceeded limits.maxCompressionRatio (gzip bomb?).',
   'limit.line_bytes': 'A line is longer than limits.maxLineBytes.',
@@ -57,6 +58,7 @@ export const CORE_CODE_SUMMARIES = /* @__PURE__ */ Object.freeze({
   'gzip.truncated': 'The gzip stream ends inside a member.',
   'gzip.trailing_garbage': 'Bytes after the last gzip member are not another member.',
   'kit.internal_error': 'The kit itself failed on this input (a bug: please report it with the input).',
-  'kit.sha256_unavailable': 'No SHA-256 could be loaded on this host (WebAssembly refused): pass options.sha256 or call initSha256.',
+  'kit.sha256_unavailable':
+    'No SHA-256 could be loaded on this host (WebAssembly refused): pass options.sha256 or call initSha256.',
   'kit.unsigned_format': 'The format carries no signature: a re-sealed edit cannot be detected.',
 } satisfies SummaryTable<typeof CORE_CODES>);

@@ -51,7 +51,12 @@ export interface Verdicts {
  * What every report holds, whatever the format: `format` says which details it carries (see
  * `Report`), and every string in the details may come from the artifact.
  */
-export interface ReportShape<Format extends FormatId | null, Kind extends string | null, Details, Code extends string = string> {
+export interface ReportShape<
+  Format extends FormatId | null,
+  Kind extends string | null,
+  Details,
+  Code extends string = string,
+> {
   readonly overall: Overall;
   readonly verdicts: Verdicts;
   readonly format: Format;

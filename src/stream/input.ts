@@ -69,7 +69,10 @@ export async function readAll(
       if (done) break;
       total += value.byteLength;
       if (total > options.maxBytes) {
-        throw new StreamProblem('limit.buffered_bytes', `document is larger than limits.maxBufferedBytes (${options.maxBytes} bytes)`);
+        throw new StreamProblem(
+          'limit.buffered_bytes',
+          `document is larger than limits.maxBufferedBytes (${options.maxBytes} bytes)`,
+        );
       }
       chunks.push(value);
     }

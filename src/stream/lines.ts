@@ -77,7 +77,8 @@ const BOM = [0xef, 0xbb, 0xbf] as const;
  * Creates the push-style splitter.
  * @example
  * const lines: string[] = [];
- * const splitter = createLineSplitter({ maxLineBytes: 1 << 20, sink: collectLines((l) => lines.push(l.text)), tooLong: () => {} });
+ * const splitter = createLineSplitter({ maxLineBytes: 1 << 20, sink: collectLines((l) => lines.push(l.text)), tooLong:
+ * () => {} });
  * splitter.push(new TextEncoder().encode('{"a":1}\r\n{"b"'));
  * splitter.push(new TextEncoder().encode(':2}'));
  * splitter.finish(); // lines = ['{"a":1}', '{"b":2}']
@@ -118,7 +119,13 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
   const endLine = (terminated: boolean): void => {
     if (bomPending) settleBom();
     lineNumber++;
-    sink.end({ number: lineNumber, byteLength: length, crlf: terminated && lastByte === CR, terminated, bom: lineNumber === 1 && bom });
+    sink.end({
+      number: lineNumber,
+      byteLength: length,
+      crlf: terminated && lastByte === CR,
+      terminated,
+      bom: lineNumber === 1 && bom,
+    });
     length = 0;
     lastByte = -1;
   };
@@ -231,7 +238,15 @@ export function collectLines(onLine: (line: Line) => void): LineSink {
 
 /** A `Line` built field by field: one object shape for every line, which keeps the hot path fast. */
 export function withText(line: LineEnd, text: string, invalidUtf8: boolean): Line {
-  return { number: line.number, byteLength: line.byteLength, crlf: line.crlf, terminated: line.terminated, bom: line.bom, text, invalidUtf8 };
+  return {
+    number: line.number,
+    byteLength: line.byteLength,
+    crlf: line.crlf,
+    terminated: line.terminated,
+    bom: line.bom,
+    text,
+    invalidUtf8,
+  };
 }
 
 /** True for a line holding only JSON whitespace (the NDJSON "blank line"). */
@@ -263,9 +278,14 @@ const YIELD_EVERY_MS = 2;
  * limit: the lines before it were delivered, a last partial line included) or with an
  * `input.aborted` StreamProblem.
  * @example
- * const count = await forEachLine(stream, { maxLineBytes: 1 << 20, tooLong: () => {} }, collectLines((line) => console.log(line.text)));
+ * const count = await forEachLine(stream, { maxLineBytes: 1 << 20, tooLong: () => {} }, collectLines((line) =>
+ * console.log(line.text)));
  */
-export async function forEachLine(stream: ReadableStream<Uint8Array>, options: ForEachLineOptions, sink: LineSink): Promise<number> {
+export async function forEachLine(
+  stream: ReadableStream<Uint8Array>,
+  options: ForEachLineOptions,
+  sink: LineSink,
+): Promise<number> {
   const splitter = createLineSplitter({ maxLineBytes: options.maxLineBytes, sink, tooLong: options.tooLong });
   const reader = stream.getReader();
   const { signal } = options;

@@ -23,7 +23,10 @@ export interface OpenOptions {
   readonly onProgress?: (bytesRead: number, totalBytes?: number) => void;
   /** File name, when known: a name ending in `.gz` must carry the gzip magic. */
   readonly name?: string;
-  /** Decompressor for gzip input; default `defaultGunzip` (the platform's where usable, else fflate), loaded only when needed. */
+  /**
+   * Decompressor for gzip input; default `defaultGunzip` (the platform's where usable, else fflate), loaded only when
+   * needed.
+   */
   readonly gunzip?: GunzipFactory;
 }
 
@@ -68,7 +71,10 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
         if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
         counters.bytesIn += chunk.byteLength;
         if (counters.bytesIn > limits.maxInputBytes) {
-          throw new StreamProblem('limit.input_bytes', `input is larger than limits.maxInputBytes (${limits.maxInputBytes} bytes)`);
+          throw new StreamProblem(
+            'limit.input_bytes',
+            `input is larger than limits.maxInputBytes (${limits.maxInputBytes} bytes)`,
+          );
         }
         onProgress?.(counters.bytesIn, totalBytes);
         controller.enqueue(chunk);

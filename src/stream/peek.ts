@@ -53,7 +53,12 @@ export async function peek(stream: ReadableStream<Uint8Array>, count: number): P
 const EMPTY = new Uint8Array(0);
 
 /** A stream that yields `buffered` first, then the rest of `reader` (or its stored outcome). */
-function replay(buffered: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>, done: boolean, problem: unknown): ReadableStream<Uint8Array> {
+function replay(
+  buffered: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  done: boolean,
+  problem: unknown,
+): ReadableStream<Uint8Array> {
   let index = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

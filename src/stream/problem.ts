@@ -27,5 +27,7 @@ export class StreamProblem extends Error {
 
 /** Narrowing helper: true for a `StreamProblem` (also across realms, by name). */
 export function isStreamProblem(error: unknown): error is StreamProblem {
-  return error instanceof StreamProblem || (error instanceof Error && error.name === 'StreamProblem' && 'code' in error);
+  return (
+    error instanceof StreamProblem || (error instanceof Error && error.name === 'StreamProblem' && 'code' in error)
+  );
 }

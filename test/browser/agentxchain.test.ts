@@ -22,7 +22,11 @@ const EXIT: Record<string, number> = { pass: 0, fail: 1, error: 2 };
 function quotesV8Message(expected: Record<string, unknown>): boolean {
   if (expected['overall'] === 'error') return true;
   const errors = (expected['errors'] ?? []) as string[];
-  return errors.some((error) => /: invalid JSONL at line \d+: /.test(error) || /^files\.[^:]*: (Unexpected|Unterminated|Expected|Bad|No number|Exponent)/.test(error));
+  return errors.some(
+    (error) =>
+      /: invalid JSONL at line \d+: /.test(error) ||
+      /^files\.[^:]*: (Unexpected|Unterminated|Expected|Bad|No number|Exponent)/.test(error),
+  );
 }
 
 describe('AgentXchain verification in Chromium (shared fixtures)', () => {
@@ -37,23 +41,32 @@ describe('AgentXchain verification in Chromium (shared fixtures)', () => {
       const compat = toAgentxchainJson(report) as unknown as Record<string, unknown>;
       if (c.expected === null) {
         // The reference crashed; we report a failure with the reason as an error finding.
-        if (compat['overall'] !== 'fail' || !report.findings.some((f) => f.severity === 'error' && f.compat !== undefined)) {
+        if (
+          compat['overall'] !== 'fail' ||
+          !report.findings.some((f) => f.severity === 'error' && f.compat !== undefined)
+        ) {
           mismatches.push(`${c.file}: expected a documented failure, got ${JSON.stringify(compat)}`);
         }
         continue;
       }
-      if (EXIT[compat['overall'] as string] !== c.exit_code) mismatches.push(`${c.file}: exit code ${EXIT[compat['overall'] as string]} != ${c.exit_code}`);
+      if (EXIT[compat['overall'] as string] !== c.exit_code)
+        mismatches.push(`${c.file}: exit code ${EXIT[compat['overall'] as string]} != ${c.exit_code}`);
       if (quotesV8Message(c.expected)) {
         v8Worded++;
-        if (compat['overall'] !== c.expected['overall']) mismatches.push(`${c.file}: overall ${String(compat['overall'])} != ${String(c.expected['overall'])}`);
+        if (compat['overall'] !== c.expected['overall'])
+          mismatches.push(`${c.file}: overall ${String(compat['overall'])} != ${String(c.expected['overall'])}`);
         continue;
       }
       exact++;
-      if (JSON.stringify(compat) !== JSON.stringify(c.expected)) mismatches.push(`${c.file}:\n  got ${JSON.stringify(compat)}\n  exp ${JSON.stringify(c.expected)}`);
+      if (JSON.stringify(compat) !== JSON.stringify(c.expected))
+        mismatches.push(`${c.file}:\n  got ${JSON.stringify(compat)}\n  exp ${JSON.stringify(c.expected)}`);
     }
     assert(mismatches.length === 0, mismatches.join('\n'));
     const crashes = manifest.cases.filter((c) => c.expected === null).length;
-    assert(v8Worded <= 10 && exact === manifest.cases.length - crashes - v8Worded, `${exact} exact, ${v8Worded} V8-worded, ${crashes} crashes`);
+    assert(
+      v8Worded <= 10 && exact === manifest.cases.length - crashes - v8Worded,
+      `${exact} exact, ${v8Worded} V8-worded, ${crashes} crashes`,
+    );
   });
 
   it('reports the runner inconsistencies of the rn-* fixtures as warnings, none for real in-flight exports', async () => {
@@ -69,15 +82,26 @@ describe('AgentXchain verification in Chromium (shared fixtures)', () => {
       const report = await verifyAgentxchain(await fixtureBytes(`agentxchain/${file}`), { name: file });
       const runner = report.findings.filter((f) => f.code.startsWith('runner.'));
       assert(toAgentxchainJson(report).overall === 'pass', `${file}: the reference verdict is pass`);
-      assert(runner.every((f) => f.severity === 'warning' && f.compat === undefined), `${file}: runner findings are warnings without compat text`);
+      assert(
+        runner.every((f) => f.severity === 'warning' && f.compat === undefined),
+        `${file}: runner findings are warnings without compat text`,
+      );
       if (code === null) assert(runner.length === 0, `${file}: ${JSON.stringify(runner)}`);
-      else assert(runner.some((f) => f.code === code), `${file}: expected ${code}, got ${JSON.stringify(runner)}`);
+      else
+        assert(
+          runner.some((f) => f.code === code),
+          `${file}: expected ${code}, got ${JSON.stringify(runner)}`,
+        );
     }
   });
 
   it('verifies a gzip-compressed artifact like the plain one', async () => {
     const bytes = await fixtureBytes('agentxchain/nest-child-double.json');
-    const gzipped = new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+    const gzipped = new Uint8Array(
+      await new Response(
+        new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('gzip')),
+      ).arrayBuffer(),
+    );
     const plain = toAgentxchainJson(await verifyAgentxchain(bytes, { name: 'x.json' }));
     const viaGzip = toAgentxchainJson(await verifyAgentxchain(gzipped, { name: 'x.json' }));
     assert(JSON.stringify(plain) === JSON.stringify(viaGzip), `${JSON.stringify(plain)} != ${JSON.stringify(viaGzip)}`);

@@ -57,7 +57,10 @@ async function verifyFile(element: VerifyExportElement, bytes: Uint8Array, name:
   const outcome = new Promise<Report>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name}: no report within 60 s`)), 60_000);
     const onResult = (event: Event) => settle(() => resolve((event as CustomEvent<Report>).detail));
-    const onError = (event: Event) => settle(() => reject(new Error(`${name}: verify-export:error ${(event as CustomEvent<VerifyExportFailure>).detail.message}`)));
+    const onError = (event: Event) =>
+      settle(() =>
+        reject(new Error(`${name}: verify-export:error ${(event as CustomEvent<VerifyExportFailure>).detail.message}`)),
+      );
     function settle(then: () => void): void {
       clearTimeout(timer);
       element.removeEventListener('verify-export:result', onResult);
@@ -81,21 +84,39 @@ interface Case {
   readonly kind?: 'agentxchain';
 }
 
-async function casesFor(format: 'agentxchain' | 'zaxy' | 'agent-history' | 'codex-exec', files: readonly string[]): Promise<Case[]> {
+async function casesFor(
+  format: 'agentxchain' | 'zaxy' | 'agent-history' | 'codex-exec',
+  files: readonly string[],
+): Promise<Case[]> {
   const cases: Case[] = [];
   if (format === 'agentxchain') {
-    const manifest = await fixtureManifest<{ cases: { file: string; expected: { overall: 'pass' | 'fail' | 'error' } | null }[] }>(format);
+    const manifest = await fixtureManifest<{
+      cases: { file: string; expected: { overall: 'pass' | 'fail' | 'error' } | null }[];
+    }>(format);
     for (const file of files) {
       const entry = manifest.cases.find((c) => c.file === file);
       assert(entry, `agentxchain manifest lists ${file}`);
-      cases.push({ format, file, expected: entry.expected?.overall ?? 'fail', ...(file.startsWith('raw-') ? { kind: 'agentxchain' as const } : {}) });
+      cases.push({
+        format,
+        file,
+        expected: entry.expected?.overall ?? 'fail',
+        ...(file.startsWith('raw-') ? { kind: 'agentxchain' as const } : {}),
+      });
     }
   } else if (format === 'zaxy') {
-    const manifest = await fixtureManifest<{ file: string; expected: { ok: boolean } | null; expect_public_key: string | null }[]>(format);
+    const manifest =
+      await fixtureManifest<{ file: string; expected: { ok: boolean } | null; expect_public_key: string | null }[]>(
+        format,
+      );
     for (const file of files) {
       const entry = manifest.find((c) => c.file === file);
       assert(entry?.expected, `zaxy manifest lists ${file} with a verdict`);
-      cases.push({ format, file, expected: entry.expected.ok ? 'pass' : 'fail', ...(entry.expect_public_key ? { pin: entry.expect_public_key } : {}) });
+      cases.push({
+        format,
+        file,
+        expected: entry.expected.ok ? 'pass' : 'fail',
+        ...(entry.expect_public_key ? { pin: entry.expect_public_key } : {}),
+      });
     }
   } else {
     const manifest = await fixtureManifest<{ file: string; expected: { valid: boolean } }[]>(format);
@@ -119,7 +140,10 @@ async function expectVerdicts(cases: readonly Case[]): Promise<void> {
     const report = await verifyFile(element, await fixtureBytes(`${testCase.format}/${testCase.file}`), testCase.file);
     const shown = verdictOf(element);
     assert(report.format === testCase.format, `${testCase.file}: detected as ${report.format}`);
-    assert(report.overall === testCase.expected, `${testCase.file}: overall ${report.overall}, expected ${testCase.expected}`);
+    assert(
+      report.overall === testCase.expected,
+      `${testCase.file}: overall ${report.overall}, expected ${testCase.expected}`,
+    );
     assert(shown.overall === testCase.expected, `${testCase.file}: shown data-overall ${shown.overall}`);
     assert(shown.text.includes(WORDS[testCase.expected]), `${testCase.file}: verdict in words: "${shown.text}"`);
     element.remove();
@@ -128,32 +152,59 @@ async function expectVerdicts(cases: readonly Case[]): Promise<void> {
 
 describe('<verify-export> verdicts', () => {
   it('AgentXchain: run and coordinator exports, passing and tampered', async () => {
-    await expectVerdicts(await casesFor('agentxchain', ['real-full.json', 'file-sha-flip.json', 'real-coord-broken.json', 'raw-not-json.json']));
+    await expectVerdicts(
+      await casesFor('agentxchain', [
+        'real-full.json',
+        'file-sha-flip.json',
+        'real-coord-broken.json',
+        'raw-not-json.json',
+      ]),
+    );
   });
 
   it('AgentXchain: shows the file table with short hashes and nested repos', async () => {
     const element = mount();
-    const report = await verifyFile(element, await fixtureBytes('agentxchain/real-coord-broken.json'), 'real-coord-broken.json');
+    const report = await verifyFile(
+      element,
+      await fixtureBytes('agentxchain/real-coord-broken.json'),
+      'real-coord-broken.json',
+    );
     await element.updateComplete;
     const root = shadow(element);
     const files = root.querySelector('[part="file-table"]');
     assert(files, 'file table rendered');
     const rows = files.querySelectorAll('tbody tr');
-    assert(report.format === 'agentxchain' && report.details.files !== undefined && report.details.repos !== undefined, 'an AgentXchain report with files and repos');
+    assert(
+      report.format === 'agentxchain' && report.details.files !== undefined && report.details.repos !== undefined,
+      'an AgentXchain report with files and repos',
+    );
     const expectedRows = report.details.files.length;
-    assert(rows.length === Math.min(expectedRows, INITIAL_ROWS) && rows.length > 0, `file table has ${rows.length} rows for ${expectedRows} files`);
+    assert(
+      rows.length === Math.min(expectedRows, INITIAL_ROWS) && rows.length > 0,
+      `file table has ${rows.length} rows for ${expectedRows} files`,
+    );
     const firstHash = rows[0]!.querySelectorAll('td')[3]!.textContent!.trim();
     assert(/^[0-9a-f]{12}$/.test(firstHash), `short sha256 shown: ${firstHash}`);
     const repos = root.querySelector('[part="repo-table"]');
-    assert(repos && repos.querySelectorAll('tbody tr').length === report.details.repos.length, 'one repo row per nested repo');
+    assert(
+      repos && repos.querySelectorAll('tbody tr').length === report.details.repos.length,
+      'one repo row per nested repo',
+    );
     const dims = root.querySelectorAll('[part="dimensions"] .dimension');
     assert(dims.length === 4, 'four dimensions shown');
-    assert(root.querySelector('[part="dimensions"]')!.textContent!.includes('no key pinned'), 'trust says no key pinned');
+    assert(
+      root.querySelector('[part="dimensions"]')!.textContent!.includes('no key pinned'),
+      'trust says no key pinned',
+    );
   });
 
   it('AgentXchain: a long file table starts short, puts problems first, and expands on request', async () => {
     const element = mount();
-    const report = await verifyFile(element, await fixtureBytes('agentxchain/real-badstate-manyfiles.json'), 'real-badstate-manyfiles.json');
+    const report = await verifyFile(
+      element,
+      await fixtureBytes('agentxchain/real-badstate-manyfiles.json'),
+      'real-badstate-manyfiles.json',
+    );
     await element.updateComplete;
     const table = () => shadow(element).querySelectorAll('[part="file-table"] tbody tr');
     assert(report.format === 'agentxchain' && report.details.files !== undefined, 'an AgentXchain report with files');
@@ -163,7 +214,10 @@ describe('<verify-export> verdicts', () => {
     const statuses = report.details.files.map((file) => file.status);
     const problems = statuses.filter((status) => status === 'mismatch' || status === 'invalid').length;
     const shownStatuses = [...table()].map((row) => row.getAttribute('data-status'));
-    assert(shownStatuses.slice(0, problems).every((status) => status === 'mismatch' || status === 'invalid'), 'problem rows come first');
+    assert(
+      shownStatuses.slice(0, problems).every((status) => status === 'mismatch' || status === 'invalid'),
+      'problem rows come first',
+    );
     const more = shadow(element).querySelector<HTMLButtonElement>('.more button');
     assert(more, 'a button offers the remaining rows');
     more.click();
@@ -173,21 +227,34 @@ describe('<verify-export> verdicts', () => {
 
   it('NDJSON: shows line, session and record counts', async () => {
     const element = mount();
-    const report = await verifyFile(element, await fixtureBytes('agent-history/design-small.ndjson.gz'), 'design-small.ndjson.gz');
+    const report = await verifyFile(
+      element,
+      await fixtureBytes('agent-history/design-small.ndjson.gz'),
+      'design-small.ndjson.gz',
+    );
     await element.updateComplete;
     const fact = (label: string) =>
-      [...shadow(element).querySelectorAll('[part="details"] dt')].find((dt) => dt.textContent === label)?.nextElementSibling?.textContent?.trim();
+      [...shadow(element).querySelectorAll('[part="details"] dt')]
+        .find((dt) => dt.textContent === label)
+        ?.nextElementSibling?.textContent?.trim();
     assert(report.format === 'agent-history', 'an agent-history report');
     assert(fact('Lines') === String(report.details.line_count), `line count shown: ${fact('Lines')}`);
     assert(fact('Sessions') === String(report.details.session_count), 'session count shown');
     assert(fact('Compressed') === 'yes (gzip)', 'gzip input is said to be compressed');
     const types = Object.keys(report.details.records_by_type);
-    assert(shadow(element).querySelectorAll('[part="record-table"] tbody tr').length === types.length, 'one row per record type');
+    assert(
+      shadow(element).querySelectorAll('[part="record-table"] tbody tr').length === types.length,
+      'one row per record type',
+    );
   });
 
   it('AgentXchain: findings are grouped by path, each with its code', async () => {
     const element = mount();
-    const report = await verifyFile(element, await fixtureBytes('agentxchain/file-sha-flip.json'), 'file-sha-flip.json');
+    const report = await verifyFile(
+      element,
+      await fixtureBytes('agentxchain/file-sha-flip.json'),
+      'file-sha-flip.json',
+    );
     await element.updateComplete;
     const groups = shadow(element).querySelectorAll('[part="findings"] .group');
     const paths = new Set(report.findings.map((finding) => finding.path));
@@ -215,11 +282,18 @@ describe('<verify-export> verdicts', () => {
     const [bundle] = await casesFor('zaxy', ['signed-ed25519-n8.json']);
     const element = mount();
     element.expectPublicKey = bundle!.pin!;
-    const report = await verifyFile(element, await fixtureBytes('zaxy/signed-ed25519-n8.json'), 'signed-ed25519-n8.json');
+    const report = await verifyFile(
+      element,
+      await fixtureBytes('zaxy/signed-ed25519-n8.json'),
+      'signed-ed25519-n8.json',
+    );
     await element.updateComplete;
     const signer = shadow(element).querySelector('[part="signer"]')?.textContent ?? '';
     assert(signer.includes('ed25519'), 'algorithm shown');
-    assert(report.format === 'zaxy' && report.kind === 'zaxy.portable.v1' && report.details.fingerprint !== null, 'a signed bundle with a key fingerprint');
+    assert(
+      report.format === 'zaxy' && report.kind === 'zaxy.portable.v1' && report.details.fingerprint !== null,
+      'a signed bundle with a key fingerprint',
+    );
     assert(signer.includes(report.details.fingerprint), 'key fingerprint shown');
     assert(signer.includes('yes: matches the pinned key'), 'pinned key stated');
     const rows = shadow(element).querySelectorAll('[part="entry-table"] tbody tr');
@@ -228,28 +302,46 @@ describe('<verify-export> verdicts', () => {
     const unpinned = await next<Report>(element, 'verify-export:result');
     await element.updateComplete;
     assert(unpinned.detail.verdicts.trust === 'not-checked', 'no pin: trust not checked');
-    assert((shadow(element).querySelector('[part="signer"]')?.textContent ?? '').includes('not pinned'), 'signer says not pinned');
+    assert(
+      (shadow(element).querySelector('[part="signer"]')?.textContent ?? '').includes('not pinned'),
+      'signer says not pinned',
+    );
   });
 
   it('Zaxy: disclosed entries show their proof depth and a drawing of the proof path', async () => {
     const [subset] = await casesFor('zaxy', ['subset-ed25519-n5-tamper-sibling-flipped.json']);
     const element = mount();
     element.expectPublicKey = subset!.pin!;
-    const report = await verifyFile(element, await fixtureBytes('zaxy/subset-ed25519-n5-tamper-sibling-flipped.json'), 'subset.json');
+    const report = await verifyFile(
+      element,
+      await fixtureBytes('zaxy/subset-ed25519-n5-tamper-sibling-flipped.json'),
+      'subset.json',
+    );
     await element.updateComplete;
     assert(report.format === 'zaxy' && report.kind === 'zaxy.subset', 'a disclosed subset');
     const disclosed = report.details.disclosed;
     const rows = [...shadow(element).querySelectorAll('[part="entry-table"] tbody tr')];
     assert(rows.length === disclosed.length && rows.length > 0, 'one row per disclosed entry');
-    rows.forEach((row, k) => assert(row.querySelectorAll('td')[4]!.textContent!.trim() === String(disclosed[k]!.proof_depth), `proof depth of row ${k}`));
+    rows.forEach((row, k) =>
+      assert(
+        row.querySelectorAll('td')[4]!.textContent!.trim() === String(disclosed[k]!.proof_depth),
+        `proof depth of row ${k}`,
+      ),
+    );
     const failing = disclosed.findIndex((entry) => entry.included === false);
     assert(failing >= 0, 'the tampered proof does not reach the root');
     rows[failing]!.querySelector('button')!.click();
     await element.updateComplete;
     const svg = shadow(element).querySelector('svg[part="proof"]');
     assert(svg, 'proof drawing shown');
-    assert(svg.querySelectorAll('rect.sibling').length === disclosed[failing]!.proof_depth, 'one sibling box per proof step');
-    assert(svg.querySelector('rect.root')?.getAttribute('data-included') === 'false', 'the drawing marks the root as not reached');
+    assert(
+      svg.querySelectorAll('rect.sibling').length === disclosed[failing]!.proof_depth,
+      'one sibling box per proof step',
+    );
+    assert(
+      svg.querySelector('rect.root')?.getAttribute('data-included') === 'false',
+      'the drawing marks the root as not reached',
+    );
     assert((svg.getAttribute('aria-label') ?? '').includes('does not reach'), 'the drawing says so in words');
   });
 
@@ -287,11 +379,17 @@ describe('<verify-export> verdicts', () => {
     assert(downloadHref.startsWith('blob:'), 'the subset is offered as a download');
     assert(downloadName === 'bundle.subset.json', `file name ${downloadName}`);
     const subset = (await (await fetch(downloadHref)).json()) as { disclosed: { index: number }[] };
-    assert(JSON.stringify(subset.disclosed.map((entry) => entry.index)) === '[1,3]', 'the ticked entries are disclosed');
+    assert(
+      JSON.stringify(subset.disclosed.map((entry) => entry.index)) === '[1,3]',
+      'the ticked entries are disclosed',
+    );
     const again = next<Report>(element, 'verify-export:result');
     root.querySelector<HTMLButtonElement>('.actions button:not([part])')!.click(); // "Verify this subset"
     const verified = (await again).detail;
-    assert(verified.kind === 'zaxy.subset' && verified.overall === 'pass', `the subset verifies: ${verified.kind} ${verified.overall}`);
+    assert(
+      verified.kind === 'zaxy.subset' && verified.overall === 'pass',
+      `the subset verifies: ${verified.kind} ${verified.overall}`,
+    );
     assert(verified.verdicts.trust === 'pass', 'against the same pinned key');
   });
 
@@ -306,15 +404,25 @@ describe('<verify-export> verdicts', () => {
     grain.value = 'event';
     grain.dispatchEvent(new Event('change'));
     await element.updateComplete;
-    [...root.querySelectorAll<HTMLButtonElement>('[part="disclosure"] button')].find((b) => b.textContent === 'Tick matching')!.click();
+    [...root.querySelectorAll<HTMLButtonElement>('[part="disclosure"] button')]
+      .find((b) => b.textContent === 'Tick matching')!
+      .click();
     await element.updateComplete;
-    const ticked = [...root.querySelectorAll<HTMLInputElement>('[part="entry-table"] input[type="checkbox"]')].map((box) => box.checked);
+    const ticked = [...root.querySelectorAll<HTMLInputElement>('[part="entry-table"] input[type="checkbox"]')].map(
+      (box) => box.checked,
+    );
     const expected = entries.map((entry) => entry.grain === 'event');
     assert(JSON.stringify(ticked) === JSON.stringify(expected), `ticked ${JSON.stringify(ticked)}`);
   });
 
   it('agent-history: NDJSON and gzipped NDJSON', async () => {
-    await expectVerdicts(await casesFor('agent-history', ['design-small.ndjson.gz', 'impl-small-message-count-mismatch.ndjson', 'real-impl-small-codex-20251120091921_rollout-2025-11-20T09-19-18-9eb4e92e-b5af-4c8a-989d-181ca33066bd.ndjson']));
+    await expectVerdicts(
+      await casesFor('agent-history', [
+        'design-small.ndjson.gz',
+        'impl-small-message-count-mismatch.ndjson',
+        'real-impl-small-codex-20251120091921_rollout-2025-11-20T09-19-18-9eb4e92e-b5af-4c8a-989d-181ca33066bd.ndjson',
+      ]),
+    );
   });
 
   it('codex-exec: JSONL event streams', async () => {
@@ -378,15 +486,21 @@ describe('<verify-export> events', () => {
     const padding = new Uint8Array(24 * 1024 * 1024).fill(0x20);
     const file = new File([base as BlobPart, padding], 'padded.json');
     const events: VerifyExportProgress[] = [];
-    element.addEventListener('verify-export:progress', (event) => events.push((event as CustomEvent<VerifyExportProgress>).detail));
+    element.addEventListener('verify-export:progress', (event) =>
+      events.push((event as CustomEvent<VerifyExportProgress>).detail),
+    );
     const result = next<Report>(element, 'verify-export:result');
     element.file = file;
     const report = (await result).detail;
     assert(events.length >= 2, `${events.length} progress events`);
-    for (let i = 1; i < events.length; i++) assert(events[i]!.bytesRead >= events[i - 1]!.bytesRead, 'bytesRead never goes back');
+    for (let i = 1; i < events.length; i++)
+      assert(events[i]!.bytesRead >= events[i - 1]!.bytesRead, 'bytesRead never goes back');
     assert(events[0]!.totalBytes === file.size, `totalBytes ${events[0]!.totalBytes} = ${file.size}`);
     assert(events.at(-1)!.bytesRead === file.size, `last progress covers the file: ${events.at(-1)!.bytesRead}`);
-    assert(events.every((event) => event.bytesPerSecond >= 0), 'throughput is reported');
+    assert(
+      events.every((event) => event.bytesPerSecond >= 0),
+      'throughput is reported',
+    );
     assert(report.stats.bytes_read === file.size, 'report read everything');
   });
 
@@ -394,7 +508,11 @@ describe('<verify-export> events', () => {
     const element = mount();
     // 96 MB of whitespace inside a JSON document, gzipped: decompressing it in the worker takes a
     // while, and its 1000:1 ratio needs a raised limit.
-    const json = new Blob(['{"export_kind":"agentxchain_run_export",', new Uint8Array(96 * 1024 * 1024).fill(0x20), '"x":1}']);
+    const json = new Blob([
+      '{"export_kind":"agentxchain_run_export",',
+      new Uint8Array(96 * 1024 * 1024).fill(0x20),
+      '"x":1}',
+    ]);
     const gzip = await new Response(json.stream().pipeThrough(new CompressionStream('gzip'))).blob();
     element.limits = { maxCompressionRatio: 1e6 };
     let results = 0;
@@ -436,7 +554,9 @@ describe('<verify-export> events', () => {
 describe('<verify-export> safety and accessibility', () => {
   it('renders hostile file names, paths and data as text and runs nothing', async () => {
     const hostile = '<img src=x onerror="window.__xss=1">';
-    const artifact = JSON.parse(new TextDecoder().decode(await fixtureBytes('agentxchain/real-fresh.json'))) as { files: Record<string, unknown> };
+    const artifact = JSON.parse(new TextDecoder().decode(await fixtureBytes('agentxchain/real-fresh.json'))) as {
+      files: Record<string, unknown>;
+    };
     artifact.files[hostile] = { format: 'text', bytes: 3, sha256: hostile, content_base64: 'PGI+', data: hostile };
     const element = mount();
     const report = await verifyFile(element, new TextEncoder().encode(JSON.stringify(artifact)), `${hostile}.json`);
@@ -444,7 +564,10 @@ describe('<verify-export> safety and accessibility', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const root = shadow(element);
     assert(report.overall === 'fail', `tampered artifact fails: ${report.overall}`);
-    assert(root.querySelector('img') === null && document.querySelector('img') === null, 'no <img> element was created');
+    assert(
+      root.querySelector('img') === null && document.querySelector('img') === null,
+      'no <img> element was created',
+    );
     assert(window.__xss === undefined, 'no handler ran');
     const shown = root.textContent ?? '';
     assert(shown.includes(`${hostile}.json`), 'the file name is shown as text');
@@ -454,12 +577,17 @@ describe('<verify-export> safety and accessibility', () => {
 
   it('renders hostile NDJSON record types and Zaxy entry kinds as text', async () => {
     const hostile = '<img src=x onerror="window.__xss=3">';
-    const stream = new TextDecoder().decode(await fixtureBytes('codex-exec/real-success.jsonl')).trimEnd().split('\n');
+    const stream = new TextDecoder()
+      .decode(await fixtureBytes('codex-exec/real-success.jsonl'))
+      .trimEnd()
+      .split('\n');
     stream.splice(1, 0, JSON.stringify({ type: hostile, timestamp: hostile, payload: { data: hostile } }));
     const element = mount();
     await verifyFile(element, new TextEncoder().encode(`${stream.join('\n')}\n`), 'stream.jsonl');
     await element.updateComplete;
-    const bundle = JSON.parse(new TextDecoder().decode(await fixtureBytes('zaxy/signed-ed25519-n8.json'))) as { entries: { content: { kind: string } }[] };
+    const bundle = JSON.parse(new TextDecoder().decode(await fixtureBytes('zaxy/signed-ed25519-n8.json'))) as {
+      entries: { content: { kind: string } }[];
+    };
     bundle.entries[0]!.content.kind = hostile;
     const second = mount();
     await verifyFile(second, new TextEncoder().encode(JSON.stringify(bundle)), 'bundle.json');
@@ -469,7 +597,10 @@ describe('<verify-export> safety and accessibility', () => {
       assert(shadow(target).querySelector('img') === null, 'no <img> element was created');
     }
     assert(window.__xss === undefined, 'no handler ran');
-    assert((shadow(second).querySelector('[part="entry-table"]')?.textContent ?? '').includes(hostile), 'the hostile kind is shown as text');
+    assert(
+      (shadow(second).querySelector('[part="entry-table"]')?.textContent ?? '').includes(hostile),
+      'the hostile kind is shown as text',
+    );
   });
 
   it('the drop zone is one tab stop and opens the file picker with Enter or Space', async () => {
@@ -491,7 +622,10 @@ describe('<verify-export> safety and accessibility', () => {
     await sendKeys({ press: 'Tab' });
     const zone = root.querySelector<HTMLElement>('[part="dropzone"]');
     assert(root.activeElement === zone, 'Tab moves focus to the drop zone');
-    assert(zone!.getAttribute('role') === 'button' && zone!.getAttribute('aria-label'), 'drop zone is a labelled button');
+    assert(
+      zone!.getAttribute('role') === 'button' && zone!.getAttribute('aria-label'),
+      'drop zone is a labelled button',
+    );
     await sendKeys({ press: 'Enter' });
     await sendKeys({ press: 'Space' });
     assert(clicks === 2, `picker opened ${clicks} times`);

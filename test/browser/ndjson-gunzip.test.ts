@@ -3,7 +3,12 @@
 // input, same codes for damaged input, every chunking alike.
 import { gzipSync } from 'fflate';
 import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../../src/limits.ts';
-import { gunzipStream, nativeGunzipStream, nativeGunzipUsable, type GunzipFactory } from '../../src/stream/gunzip/index.ts';
+import {
+  gunzipStream,
+  nativeGunzipStream,
+  nativeGunzipUsable,
+  type GunzipFactory,
+} from '../../src/stream/gunzip/index.ts';
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
@@ -15,7 +20,12 @@ interface Outcome {
   readonly code: string;
 }
 
-async function run(factory: GunzipFactory, input: Uint8Array, chunk: number, limits: Limits = DEFAULT_LIMITS): Promise<Outcome> {
+async function run(
+  factory: GunzipFactory,
+  input: Uint8Array,
+  chunk: number,
+  limits: Limits = DEFAULT_LIMITS,
+): Promise<Outcome> {
   let offset = 0;
   const source = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -42,7 +52,8 @@ async function run(factory: GunzipFactory, input: Uint8Array, chunk: number, lim
 }
 
 const encoder = new TextEncoder();
-const text = (n: number, seed: string): Uint8Array => encoder.encode(Array.from({ length: n }, (_, i) => `${seed} ${i} ${'x'.repeat(i % 37)}\n`).join(''));
+const text = (n: number, seed: string): Uint8Array =>
+  encoder.encode(Array.from({ length: n }, (_, i) => `${seed} ${i} ${'x'.repeat(i % 37)}\n`).join(''));
 const concat = (...parts: Uint8Array[]): Uint8Array => {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
   let at = 0;
@@ -87,7 +98,11 @@ describe('native gunzip in Chromium', () => {
         const native = await run(nativeGunzipStream, bytes, chunk);
         assert(native.code === reference.code, `${name}, chunks of ${chunk}: ${native.code} vs ${reference.code}`);
         // On CRC-32 / ISIZE damage Chromium drops the failing slice's output: less, but always the same.
-        if (sameOutput) assert(native.length === reference.length && native.hash === reference.hash, `${name}, chunks of ${chunk}: output differs`);
+        if (sameOutput)
+          assert(
+            native.length === reference.length && native.hash === reference.hash,
+            `${name}, chunks of ${chunk}: output differs`,
+          );
         first ??= native;
         assert(native.length === first.length && native.hash === first.hash, `${name}: output depends on chunking`);
       }
@@ -95,7 +110,12 @@ describe('native gunzip in Chromium', () => {
   });
 
   it('stops at the size limit exactly', async () => {
-    const outcome = await run(nativeGunzipStream, gzipSync(text(4000, 'alpha')), 4096, resolveLimits({ maxDecompressedBytes: 1000 }));
+    const outcome = await run(
+      nativeGunzipStream,
+      gzipSync(text(4000, 'alpha')),
+      4096,
+      resolveLimits({ maxDecompressedBytes: 1000 }),
+    );
     assert(outcome.code === 'limit.decompressed_bytes' && outcome.length === 1000, JSON.stringify(outcome));
   });
 

@@ -58,7 +58,11 @@ describe('NDJSON streaming in Chromium', () => {
         offset += 7;
       },
     });
-    const reports = [await verifyAgentHistory(new Blob([bytes]), { name }), await verifyAgentHistory(new Response(bytes), { name }), await verifyAgentHistory(stream, { name })];
+    const reports = [
+      await verifyAgentHistory(new Blob([bytes]), { name }),
+      await verifyAgentHistory(new Response(bytes), { name }),
+      await verifyAgentHistory(stream, { name }),
+    ];
     const strip = (r: Report): string => JSON.stringify({ ...r, stats: null });
     assert(reports[0]!.overall === 'pass', `overall ${reports[0]!.overall}`);
     assert(strip(reports[1]!) === strip(reports[0]!) && strip(reports[2]!) === strip(reports[0]!), 'reports differ');

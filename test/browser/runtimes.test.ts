@@ -21,11 +21,15 @@ async function assertHashesLikeWebCrypto(sha256: Sha256): Promise<void> {
   for (let i = 0; i < 12; i++) sizes.push(Math.floor(Math.random() * 200_000));
   for (const size of sizes) {
     const data = new Uint8Array(size);
-    for (let offset = 0; offset < size; offset += 65536) crypto.getRandomValues(data.subarray(offset, Math.min(size, offset + 65536)));
+    for (let offset = 0; offset < size; offset += 65536)
+      crypto.getRandomValues(data.subarray(offset, Math.min(size, offset + 65536)));
     const expected = toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', data)));
     assert(toHex(sha256.digest(data)) === expected, `one-shot digest of ${size} bytes`);
     const cut = Math.floor(Math.random() * (size + 1));
-    assert(toHex(sha256.create().update(data.subarray(0, cut)).update(data.subarray(cut)).digest()) === expected, `incremental digest of ${size} bytes`);
+    assert(
+      toHex(sha256.create().update(data.subarray(0, cut)).update(data.subarray(cut)).digest()) === expected,
+      `incremental digest of ${size} bytes`,
+    );
   }
 }
 
@@ -57,11 +61,19 @@ describe('edge and WASM layer in Chromium', () => {
     picks.push(['agent-history', 'design-small-multimember.ndjson.gz']);
     for (const [format, file] of picks) {
       const bytes = await fixtureBytes(`${format}/${file}`);
-      const response = await handleVerifyRequest(new Request(`https://edge.test/?name=${encodeURIComponent(file)}`, { method: 'POST', body: bytes as Uint8Array<ArrayBuffer> }));
+      const response = await handleVerifyRequest(
+        new Request(`https://edge.test/?name=${encodeURIComponent(file)}`, {
+          method: 'POST',
+          body: bytes as Uint8Array<ArrayBuffer>,
+        }),
+      );
       const answered = (await response.json()) as Report;
       const direct = await verify(bytes, { name: file });
       assert(comparable(answered) === comparable(direct), `${format}/${file}: handler and verify() disagree`);
-      assert(response.status === statusForReport(direct), `${format}/${file}: status ${response.status} for ${direct.overall}`);
+      assert(
+        response.status === statusForReport(direct),
+        `${format}/${file}: status ${response.status} for ${direct.overall}`,
+      );
     }
   });
 });

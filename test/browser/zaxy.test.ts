@@ -38,18 +38,30 @@ async function vectorBytes(file: string): Promise<Uint8Array> {
 }
 
 describe('Zaxy verifier in Chromium', () => {
-  it('gives Zaxy\'s {ok, reason} for every shared fixture', async () => {
+  it("gives Zaxy's {ok, reason} for every shared fixture", async () => {
     const cases = await fixtureManifest<Case[]>('zaxy');
     const verdicts = cases.filter((c) => c.shape !== 'sigver');
     assert(verdicts.length === 94, `expected 94 verdict cases, found ${verdicts.length}`);
     for (const c of verdicts) {
       const bytes = await fixtureBytes(`zaxy/${c.file}`);
-      const report = await verifyZaxy(bytes, { name: c.file, ...(c.expect_public_key === null ? {} : { expectPublicKey: c.expect_public_key }) });
+      const report = await verifyZaxy(bytes, {
+        name: c.file,
+        ...(c.expect_public_key === null ? {} : { expectPublicKey: c.expect_public_key }),
+      });
       const answer = toZaxyJson(report);
-      assert(answer.ok === c.expected!.ok && answer.reason === c.expected!.reason, `${c.file}: got ${JSON.stringify(answer)}, want ${JSON.stringify(c.expected)}`);
+      assert(
+        answer.ok === c.expected!.ok && answer.reason === c.expected!.reason,
+        `${c.file}: got ${JSON.stringify(answer)}, want ${JSON.stringify(c.expected)}`,
+      );
       // Detection picks the same verifier.
-      const detected = await verify(bytes, c.expect_public_key === null ? {} : { expectPublicKey: c.expect_public_key });
-      assert(detected.format === 'zaxy' && JSON.stringify(toZaxyJson(detected)) === JSON.stringify(answer), `${c.file}: detection`);
+      const detected = await verify(
+        bytes,
+        c.expect_public_key === null ? {} : { expectPublicKey: c.expect_public_key },
+      );
+      assert(
+        detected.format === 'zaxy' && JSON.stringify(toZaxyJson(detected)) === JSON.stringify(answer),
+        `${c.file}: detection`,
+      );
       if (c.zaxy_entry_ids !== undefined && c.shape === 'unsigned') {
         assert(report.kind === 'zaxy.export.unsigned.v1', `${c.file}: an unsigned envelope`);
         const ids = report.details.entries.map((entry) => entry.id);
@@ -58,13 +70,21 @@ describe('Zaxy verifier in Chromium', () => {
     }
   });
 
-  it('gives OpenSSL\'s verdicts on every sigver vector (Ed25519 edge cases included)', async () => {
+  it("gives OpenSSL's verdicts on every sigver vector (Ed25519 edge cases included)", async () => {
     const cases = await fixtureManifest<Case[]>('zaxy');
     let count = 0;
     for (const c of cases.filter((item) => item.shape === 'sigver')) {
-      const file = (await (await fetch(fixtureUrl(`zaxy/${c.file}`))).json()) as { algorithm: string; tests: { tcId: number; pk: string; message: string; signature: string; testPassed: boolean }[] };
+      const file = (await (await fetch(fixtureUrl(`zaxy/${c.file}`))).json()) as {
+        algorithm: string;
+        tests: { tcId: number; pk: string; message: string; signature: string; testPassed: boolean }[];
+      };
       for (const vector of file.tests) {
-        const verdict = await verifySignature(file.algorithm, fromHex(vector.pk), fromHex(vector.message), fromHex(vector.signature));
+        const verdict = await verifySignature(
+          file.algorithm,
+          fromHex(vector.pk),
+          fromHex(vector.message),
+          fromHex(vector.signature),
+        );
         assert(verdict === vector.testPassed, `${c.file} tcId ${vector.tcId}: got ${verdict}`);
         count++;
       }
@@ -72,29 +92,46 @@ describe('Zaxy verifier in Chromium', () => {
     assert(count === 85, `expected 85 vectors, ran ${count}`);
   });
 
-  it('matches Zaxy on the kit\'s edge vectors', async () => {
-    const { vectors } = JSON.parse(new TextDecoder().decode(await vectorBytes('vectors.json'))) as { vectors: Vector[] };
+  it("matches Zaxy on the kit's edge vectors", async () => {
+    const { vectors } = JSON.parse(new TextDecoder().decode(await vectorBytes('vectors.json'))) as {
+      vectors: Vector[];
+    };
     assert(vectors.length >= 100, 'edge vectors found');
     for (const vector of vectors) {
       // The test server re-encodes served text as UTF-8 (an invalid byte arrives as U+FFFD): checked below instead.
       if (vector.file === 'kit-invalid-utf8.json') continue;
-      const report = await verifyZaxy(await vectorBytes(vector.file), vector.expect_public_key === null ? {} : { expectPublicKey: vector.expect_public_key });
+      const report = await verifyZaxy(
+        await vectorBytes(vector.file),
+        vector.expect_public_key === null ? {} : { expectPublicKey: vector.expect_public_key },
+      );
       const answer = toZaxyJson(report);
       if (vector.source === 'zaxy') {
-        assert(answer.ok === vector.expected.ok && answer.reason === vector.expected.reason, `${vector.file}: got ${JSON.stringify(answer)}, want ${JSON.stringify(vector.expected)}`);
+        assert(
+          answer.ok === vector.expected.ok && answer.reason === vector.expected.reason,
+          `${vector.file}: got ${JSON.stringify(answer)}, want ${JSON.stringify(vector.expected)}`,
+        );
       } else {
-        assert(!answer.ok && answer.reason!.startsWith(vector.expected.reason_starts_with!), `${vector.file}: got ${JSON.stringify(answer)}`);
+        assert(
+          !answer.ok && answer.reason!.startsWith(vector.expected.reason_starts_with!),
+          `${vector.file}: got ${JSON.stringify(answer)}`,
+        );
       }
     }
   });
 
-  it('reports invalid UTF-8 as Python\'s UnicodeDecodeError', async () => {
+  it("reports invalid UTF-8 as Python's UnicodeDecodeError", async () => {
     const valid = await vectorBytes('bundle-valid.json');
     const at = new TextDecoder().decode(valid).indexOf('"vec"') + 2;
     const bytes = valid.slice();
     bytes[at] = 0xff;
     const answer = toZaxyJson(await verifyZaxy(bytes));
-    assert(!answer.ok && answer.reason!.startsWith(`cannot read the bundle: not UTF-8 text (Python: UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position ${at}`), JSON.stringify(answer));
+    assert(
+      !answer.ok &&
+        answer.reason!.startsWith(
+          `cannot read the bundle: not UTF-8 text (Python: UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position ${at}`,
+        ),
+      JSON.stringify(answer),
+    );
   });
 
   it('discloses a subset without a key, and the subset verifies', async () => {

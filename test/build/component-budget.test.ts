@@ -35,13 +35,16 @@ async function buildComponent(): Promise<Graph> {
   });
   const cwd = process.cwd();
   const gzipSize = new Map<string, number>();
-  for (const file of result.outputFiles) gzipSize.set(file.path.slice(cwd.length + 1), gzipSync(file.contents).byteLength);
+  for (const file of result.outputFiles)
+    gzipSize.set(file.path.slice(cwd.length + 1), gzipSync(file.contents).byteLength);
   const outputs = result.metafile.outputs;
   return {
     outputs,
     gzipSize,
     chunkOf(entry) {
-      const found = Object.entries(outputs).find(([path, output]) => output.entryPoint === entry && path.endsWith('.js'));
+      const found = Object.entries(outputs).find(
+        ([path, output]) => output.entryPoint === entry && path.endsWith('.js'),
+      );
       assert.ok(found, `no chunk for ${entry}`);
       return found[0];
     },
@@ -58,7 +61,8 @@ function closure(graph: Graph, starts: readonly string[], follow: 'static' | 'al
     seen.add(path);
     for (const imported of graph.outputs[path]?.imports ?? []) {
       if (imported.external) continue;
-      if (imported.kind === 'import-statement' || (follow === 'all' && imported.kind === 'dynamic-import')) queue.push(imported.path);
+      if (imported.kind === 'import-statement' || (follow === 'all' && imported.kind === 'dynamic-import'))
+        queue.push(imported.path);
     }
   }
   return seen;
@@ -88,31 +92,51 @@ describe('<verify-export> bundle budgets', () => {
     t.diagnostic(`element shell: ${kb(size)} gzip in ${shell.size} chunk(s)`);
     assert.ok(size <= SHELL_BUDGET, `shell is ${kb(size)}`);
     const inputs = inputsOf(graph, shell);
-    for (const heavy of ['src/formats/', 'hash-wasm', 'fflate', '@noble/', 'src/verify.ts', 'components/report-view.ts']) {
+    for (const heavy of [
+      'src/formats/',
+      'hash-wasm',
+      'fflate',
+      '@noble/',
+      'src/verify.ts',
+      'components/report-view.ts',
+    ]) {
       assert.ok(!inputs.some((input) => input.includes(heavy)), `shell must not include ${heavy}`);
     }
   });
 
   it(`everything an AgentXchain export needs is at most ${kb(AGENTXCHAIN_BUDGET)} gzip`, (t) => {
     const needed = new Set([
-      ...closure(graph, [graph.chunkOf('components/verify-export.ts'), graph.chunkOf('components/report-view.ts'), graph.chunkOf('components/verify-worker.ts')]),
+      ...closure(graph, [
+        graph.chunkOf('components/verify-export.ts'),
+        graph.chunkOf('components/report-view.ts'),
+        graph.chunkOf('components/verify-worker.ts'),
+      ]),
       ...closure(graph, [graph.chunkOf('src/formats/agentxchain/index.ts')], 'all'),
     ]);
     const size = gzipTotal(graph, needed);
     // Counting every dynamic import below the verifier includes gunzip (a .json.gz export); a plain
     // .json export loads the rest only.
     const gunzip = graph.chunkOf('src/stream/gunzip/index.ts');
-    t.diagnostic(`AgentXchain path (shell + report view + worker + verifier + SHA-256 + gunzip): ${kb(size)} gzip in ${needed.size} chunk(s)`);
-    t.diagnostic(`  of which gunzip (only for .json.gz): ${kb(gzipTotal(graph, [gunzip]))}; plain .json: ${kb(size - gzipTotal(graph, [gunzip]))}`);
+    t.diagnostic(
+      `AgentXchain path (shell + report view + worker + verifier + SHA-256 + gunzip): ${kb(size)} gzip in ${needed.size} chunk(s)`,
+    );
+    t.diagnostic(
+      `  of which gunzip (only for .json.gz): ${kb(gzipTotal(graph, [gunzip]))}; plain .json: ${kb(size - gzipTotal(graph, [gunzip]))}`,
+    );
     assert.ok(size <= AGENTXCHAIN_BUDGET, `AgentXchain path is ${kb(size)}`);
     const inputs = inputsOf(graph, needed);
-    assert.ok(inputs.some((input) => input.includes('hash-wasm')), 'the path includes the SHA-256 it needs');
+    assert.ok(
+      inputs.some((input) => input.includes('hash-wasm')),
+      'the path includes the SHA-256 it needs',
+    );
     assert.ok(!inputs.some((input) => input.includes('@noble/post-quantum')), 'no ML-DSA code on the AgentXchain path');
   });
 
   it('ML-DSA code is fetched only through a dynamic import taken for ML-DSA bundles', (t) => {
     const all = Object.keys(graph.outputs).filter((path) => path.endsWith('.js'));
-    const mlDsaChunks = all.filter((chunk) => inputsOf(graph, [chunk]).some((input) => input.includes('@noble/post-quantum')));
+    const mlDsaChunks = all.filter((chunk) =>
+      inputsOf(graph, [chunk]).some((input) => input.includes('@noble/post-quantum')),
+    );
     assert.ok(mlDsaChunks.length > 0, 'the Zaxy verifier can reach ML-DSA');
     const zaxyStatic = closure(graph, [
       graph.chunkOf('components/verify-export.ts'),
@@ -120,7 +144,8 @@ describe('<verify-export> bundle budgets', () => {
       graph.chunkOf('components/verify-worker.ts'),
       graph.chunkOf('src/formats/zaxy/index.ts'),
     ]);
-    for (const chunk of mlDsaChunks) assert.ok(!zaxyStatic.has(chunk), `${chunk} (ML-DSA) is loaded with every Zaxy bundle`);
+    for (const chunk of mlDsaChunks)
+      assert.ok(!zaxyStatic.has(chunk), `${chunk} (ML-DSA) is loaded with every Zaxy bundle`);
     t.diagnostic(`ML-DSA: ${kb(gzipTotal(graph, mlDsaChunks))} gzip, loaded on demand`);
     t.diagnostic(`Zaxy Ed25519 path: ${kb(gzipTotal(graph, zaxyStatic))} gzip`);
   });

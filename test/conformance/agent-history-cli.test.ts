@@ -26,7 +26,12 @@ const PICKS: Record<string, string[]> = {
     'real-impl-small-gemini-20251120092438_session-2025-11-20T09-24-c870fef2.ndjson',
     'impl-small-codex-message-after-summary.ndjson',
   ],
-  'codex-exec': ['real-split-utf8.jsonl', 'interleaved-end-stdout-mismatch.jsonl', 'interleaved-crlf.jsonl', 'success-chunk-attempt2-no-begin.jsonl'],
+  'codex-exec': [
+    'real-split-utf8.jsonl',
+    'interleaved-end-stdout-mismatch.jsonl',
+    'interleaved-crlf.jsonl',
+    'success-chunk-attempt2-no-begin.jsonl',
+  ],
 };
 
 describe('agent-history and codex-exec through the CLI', () => {
@@ -67,7 +72,10 @@ describe('agent-history and codex-exec through the CLI', () => {
     assert.ok(bytes.length > 6 * 2 ** 20, `${bytes.length} bytes`);
     const folder = mkdtempSync(join(tmpdir(), 'verify-export-cli-'));
     try {
-      for (const [name, content] of [['long.jsonl', bytes], ['long.jsonl.gz', gzipSync(bytes, { level: 1 })]] as const) {
+      for (const [name, content] of [
+        ['long.jsonl', bytes],
+        ['long.jsonl.gz', gzipSync(bytes, { level: 1 })],
+      ] as const) {
         const file = join(folder, name);
         writeFileSync(file, content);
         const result = runCli(['--format', 'json', file]);
@@ -84,7 +92,9 @@ describe('agent-history and codex-exec through the CLI', () => {
   });
 
   it('prints a text report naming the schema', () => {
-    const result = runCli([fixturePath('agent-history', 'real-impl-small-claude-20251120090628_agent-d75d6769.ndjson')]);
+    const result = runCli([
+      fixturePath('agent-history', 'real-impl-small-claude-20251120090628_agent-d75d6769.ndjson'),
+    ]);
     assert.equal(result.status, 0);
     assert.match(result.stdout, /agent-history \(impl-2\.0\)/);
   });

@@ -4,7 +4,11 @@
 export interface NdjsonCase {
   readonly file: string;
   readonly description: string;
-  readonly expected: { readonly valid: boolean; readonly errors: readonly string[]; readonly warnings?: readonly string[] };
+  readonly expected: {
+    readonly valid: boolean;
+    readonly errors: readonly string[];
+    readonly warnings?: readonly string[];
+  };
   readonly schema?: string;
 }
 
@@ -21,10 +25,17 @@ export function namesLine(path: string, n: number): boolean {
 
 /** Throws with a readable message when the report does not meet the fixture's expectation. */
 export function assertMatchesExpectation(report: Report, testCase: NdjsonCase): void {
-  const summary = (): string => JSON.stringify(report.findings.map((f) => `${f.severity} ${f.code} @ ${f.path}: ${f.message}`), null, 1);
+  const summary = (): string =>
+    JSON.stringify(
+      report.findings.map((f) => `${f.severity} ${f.code} @ ${f.path}: ${f.message}`),
+      null,
+      1,
+    );
   const valid = report.overall === 'pass';
   if (valid !== testCase.expected.valid) {
-    throw new Error(`${testCase.file}: expected valid=${testCase.expected.valid}, got overall=${report.overall}\n${summary()}`);
+    throw new Error(
+      `${testCase.file}: expected valid=${testCase.expected.valid}, got overall=${report.overall}\n${summary()}`,
+    );
   }
   for (const error of testCase.expected.errors) {
     const n = lineOf(error);

@@ -24,7 +24,10 @@ const VECTOR_DIR = join(PROJECT_ROOT, 'test/vectors/agentxchain');
 const vectors: Vector[] = readdirSync(VECTOR_DIR)
   .filter((name) => name.endsWith('.json'))
   .sort()
-  .map((name) => ({ name: name.replace(/\.json$/, ''), ...(JSON.parse(readFileSync(join(VECTOR_DIR, name), 'utf8')) as Omit<Vector, 'name'>) }));
+  .map((name) => ({
+    name: name.replace(/\.json$/, ''),
+    ...(JSON.parse(readFileSync(join(VECTOR_DIR, name), 'utf8')) as Omit<Vector, 'name'>),
+  }));
 
 const RUNNER_CODES = Object.keys(AGENTXCHAIN_CODES).filter((code) => code.startsWith('runner.'));
 
@@ -40,7 +43,10 @@ const PASSING_FOR: Record<string, string> = {
 };
 
 function runnerCodes(report: Report): string[] {
-  return report.findings.filter((f) => f.code.startsWith('runner.')).map((f) => f.code).sort();
+  return report.findings
+    .filter((f) => f.code.startsWith('runner.'))
+    .map((f) => f.code)
+    .sort();
 }
 
 async function verifyValue(value: unknown, strict = false): Promise<Report> {
@@ -51,7 +57,10 @@ test('the vector folder holds vectors, and every runner check has a failing and 
   assert.ok(vectors.length > 0, 'no vectors found');
   assert.ok(RUNNER_CODES.length >= 7);
   for (const code of RUNNER_CODES) {
-    assert.ok(vectors.some((v) => v.codes.includes(code)), `no failing vector for ${code}`);
+    assert.ok(
+      vectors.some((v) => v.codes.includes(code)),
+      `no failing vector for ${code}`,
+    );
     const passing = vectors.find((v) => v.name === PASSING_FOR[code]);
     assert.ok(passing, `no passing vector for ${code}`);
     assert.deepEqual(passing.codes, [], `${passing.name} must pass`);
@@ -63,7 +72,11 @@ test('each vector: exactly its runner codes (warnings, no compat text), the refe
     const report = await verifyValue(vector.artifact);
     const compat = toAgentxchainJson(report);
     assert.equal(compat.overall, vector.compat_overall, `${vector.name}: compat overall (${JSON.stringify(compat)})`);
-    assert.deepEqual(runnerCodes(report), vector.codes, `${vector.name}: ${vector.desc}\n${JSON.stringify(report.findings, null, 1)}`);
+    assert.deepEqual(
+      runnerCodes(report),
+      vector.codes,
+      `${vector.name}: ${vector.desc}\n${JSON.stringify(report.findings, null, 1)}`,
+    );
     for (const finding of report.findings.filter((f) => f.code.startsWith('runner.'))) {
       assert.equal(finding.severity, 'warning', vector.name);
       assert.equal(finding.compat, undefined, vector.name);
@@ -74,7 +87,10 @@ test('each vector: exactly its runner codes (warnings, no compat text), the refe
     const strict = await verifyValue(vector.artifact, true);
     const strictRunner = strict.findings.filter((f) => f.code.startsWith('runner.'));
     assert.deepEqual(strictRunner.map((f) => f.code).sort(), vector.codes, `${vector.name}: strict`);
-    assert.ok(strictRunner.every((f) => f.severity === 'error'), `${vector.name}: strict severity`);
+    assert.ok(
+      strictRunner.every((f) => f.severity === 'error'),
+      `${vector.name}: strict severity`,
+    );
     if (vector.codes.length > 0) assert.equal(strict.overall, 'fail', `${vector.name}: strict fails`);
     assert.deepEqual(toAgentxchainJson(strict), compat, `${vector.name}: strict never changes the compat output`);
   }
@@ -84,7 +100,12 @@ interface RunnerCase {
   readonly file: string;
   readonly description: string;
   readonly expected: { overall: string } | null;
-  readonly runner?: { active_turns: { turn_id: string; role: string }[]; staged: string[]; dispatched: string[]; rejected?: string[] };
+  readonly runner?: {
+    active_turns: { turn_id: string; role: string }[];
+    staged: string[];
+    dispatched: string[];
+    rejected?: string[];
+  };
 }
 
 /** What each runner mutation of the shared fixtures must be caught as (named in its description). */
@@ -96,19 +117,36 @@ const FIXTURE_CODES: Record<string, string> = {
 };
 
 test('shared fixtures: real in-flight exports give no runner finding, each rn-* mutation is caught', async () => {
-  const cases = loadCases<RunnerCase>('agentxchain', (m) => (m as { cases: RunnerCase[] }).cases).filter((c) => c.runner !== undefined);
+  const cases = loadCases<RunnerCase>('agentxchain', (m) => (m as { cases: RunnerCase[] }).cases).filter(
+    (c) => c.runner !== undefined,
+  );
   assert.ok(cases.length >= 8);
-  assert.deepEqual(cases.filter((c) => c.file.startsWith('rn-')).map((c) => c.file).sort(), Object.keys(FIXTURE_CODES).sort());
+  assert.deepEqual(
+    cases
+      .filter((c) => c.file.startsWith('rn-'))
+      .map((c) => c.file)
+      .sort(),
+    Object.keys(FIXTURE_CODES).sort(),
+  );
   for (const c of cases) {
     const report = await verifyAgentxchain(readFileSync(fixturePath('agentxchain', c.file)), { name: c.file });
     assert.equal(toAgentxchainJson(report).overall, c.expected!.overall, `${c.file}: the reference verdict`);
     const codes = runnerCodes(report);
-    if (c.file.startsWith('real-inflight-')) assert.deepEqual(codes, [], `${c.file}: ${JSON.stringify(report.findings)}`);
-    else assert.ok(codes.includes(FIXTURE_CODES[c.file]!), `${c.file} (${c.description}): got ${codes.join(', ') || 'nothing'}`);
+    if (c.file.startsWith('real-inflight-'))
+      assert.deepEqual(codes, [], `${c.file}: ${JSON.stringify(report.findings)}`);
+    else
+      assert.ok(
+        codes.includes(FIXTURE_CODES[c.file]!),
+        `${c.file} (${c.description}): got ${codes.join(', ') || 'nothing'}`,
+      );
     // details.runner mirrors what is in flight.
     const section = report.details.runner;
     assert.ok(section, `${c.file}: a runner section`);
-    assert.deepEqual(section.active_turns.map((t) => [t.turn_id, t.role]), c.runner!.active_turns.map((t) => [t.turn_id, t.role]), c.file);
+    assert.deepEqual(
+      section.active_turns.map((t) => [t.turn_id, t.role]),
+      c.runner!.active_turns.map((t) => [t.turn_id, t.role]),
+      c.file,
+    );
     assert.deepEqual(section.staged.map((s) => s.turn_id).sort(), [...c.runner!.staged].sort(), c.file);
     assert.deepEqual([...section.dispatched].sort(), [...c.runner!.dispatched].sort(), c.file);
     assert.deepEqual(section.rejected, c.runner!.rejected ?? [], c.file);

@@ -30,22 +30,45 @@ const EXIT = { pass: 0, fail: 1, error: 2 } as const;
  * Every `expected: null` case must be listed here, so a new crash case cannot pass unexamined.
  */
 const CRASH_FINDINGS: Record<string, { code: string; compat: RegExp }> = {
-  'top-files-missing.json': { code: 'agentxchain.field_invalid', compat: /^files: must be an object keyed by relative path$/ },
-  'au-files-string.json': { code: 'agentxchain.field_invalid', compat: /^files: must be an object keyed by relative path$/ },
-  'rd-missing.json': { code: 'agentxchain.summary_mismatch', compat: /^summary\.repo_decisions: is missing but repo-decisions\.jsonl contains entries$/ },
-  'au-crash-history-null.json': { code: 'agentxchain.unprocessable_value', compat: /^files\.\.agentxchain\/history\.jsonl\.data\[0\]: is null, so summary\.delegation_summary cannot be reconstructed$/ },
-  'au-crash-del-results-null-2.json': { code: 'agentxchain.unprocessable_value', compat: /delegation_review\.results\[\d+\]: is null, so summary\.delegation_summary cannot be reconstructed$/ },
-  'au-crash-rd-null-element.json': { code: 'agentxchain.unprocessable_value', compat: /^files\.\.agentxchain\/repo-decisions\.jsonl\.data\[\d+\]: is null, so summary\.repo_decisions cannot be reconstructed$/ },
-  'au-crash-tostring-kind.json': { code: 'agentxchain.export_kind_invalid', compat: /^export_kind: unsupported export kind \(an object with its own "toString" key\)$/ },
+  'top-files-missing.json': {
+    code: 'agentxchain.field_invalid',
+    compat: /^files: must be an object keyed by relative path$/,
+  },
+  'au-files-string.json': {
+    code: 'agentxchain.field_invalid',
+    compat: /^files: must be an object keyed by relative path$/,
+  },
+  'rd-missing.json': {
+    code: 'agentxchain.summary_mismatch',
+    compat: /^summary\.repo_decisions: is missing but repo-decisions\.jsonl contains entries$/,
+  },
+  'au-crash-history-null.json': {
+    code: 'agentxchain.unprocessable_value',
+    compat:
+      /^files\.\.agentxchain\/history\.jsonl\.data\[0\]: is null, so summary\.delegation_summary cannot be reconstructed$/,
+  },
+  'au-crash-del-results-null-2.json': {
+    code: 'agentxchain.unprocessable_value',
+    compat: /delegation_review\.results\[\d+\]: is null, so summary\.delegation_summary cannot be reconstructed$/,
+  },
+  'au-crash-rd-null-element.json': {
+    code: 'agentxchain.unprocessable_value',
+    compat:
+      /^files\.\.agentxchain\/repo-decisions\.jsonl\.data\[\d+\]: is null, so summary\.repo_decisions cannot be reconstructed$/,
+  },
+  'au-crash-tostring-kind.json': {
+    code: 'agentxchain.export_kind_invalid',
+    compat: /^export_kind: unsupported export kind \(an object with its own "toString" key\)$/,
+  },
 };
-
 
 /** The reference's normalisation: `input` (and the path inside `message`) replaced by the basename. */
 function normalise(output: Record<string, unknown>): Record<string, unknown> {
   const input = output['input'];
   if (typeof input !== 'string') return output;
   const normalised: Record<string, unknown> = { ...output, input: basename(input) };
-  if (typeof output['message'] === 'string') normalised['message'] = output['message'].split(input).join(basename(input));
+  if (typeof output['message'] === 'string')
+    normalised['message'] = output['message'].split(input).join(basename(input));
   return normalised;
 }
 
@@ -59,14 +82,22 @@ function assertDocumentedCrashFailure(c: Case, report: Report): void {
   const documented = CRASH_FINDINGS[c.file];
   assert.ok(documented, `${c.file}: a reference crash case without a documented failure in this test`);
   assert.equal(report.overall, 'fail', `${c.file}: overall`);
-  const finding = report.findings.find((f) => f.code === documented.code && f.compat !== undefined && documented.compat.test(f.compat));
-  assert.ok(finding, `${c.file}: expected a ${documented.code} finding matching ${documented.compat}, got ${JSON.stringify(report.findings.map((f) => f.compat ?? f.code))}`);
+  const finding = report.findings.find(
+    (f) => f.code === documented.code && f.compat !== undefined && documented.compat.test(f.compat),
+  );
+  assert.ok(
+    finding,
+    `${c.file}: expected a ${documented.code} finding matching ${documented.compat}, got ${JSON.stringify(report.findings.map((f) => f.compat ?? f.code))}`,
+  );
   assert.equal(finding.severity, 'error');
 }
 
 test('the manifest holds the 136 agentxchain cases, and every reference crash is documented here', () => {
   assert.equal(cases.length, 136);
-  const crashes = cases.filter((c) => c.expected === null).map((c) => c.file).sort();
+  const crashes = cases
+    .filter((c) => c.expected === null)
+    .map((c) => c.file)
+    .sort();
   assert.deepEqual(crashes, Object.keys(CRASH_FINDINGS).sort());
 });
 
@@ -106,7 +137,10 @@ test('CLI: `--compat agentxchain --format json <file>` prints the reference repo
 
 test('CLI: a relative path is resolved against the working directory', () => {
   const cwd = resolve(PROJECT_ROOT, 'src');
-  const result = runCli(['--compat', 'agentxchain', '--format', 'json', '../test/fixtures/agentxchain/real-fresh.json'], { cwd });
+  const result = runCli(
+    ['--compat', 'agentxchain', '--format', 'json', '../test/fixtures/agentxchain/real-fresh.json'],
+    { cwd },
+  );
   assert.equal(result.status, 0);
   assert.equal(JSON.parse(result.stdout).input, resolve(cwd, '../test/fixtures/agentxchain/real-fresh.json'));
 });
@@ -115,19 +149,29 @@ test('CLI: stdin (-) is read whole and reported as input "stdin"', () => {
   const pass = cases.find((c) => c.file === 'real-full.json')!;
   const fail = cases.find((c) => c.file === 'nest-child-double.json')!;
   for (const c of [pass, fail]) {
-    const result = runCli(['--compat', 'agentxchain', '--format', 'json', '-'], { input: readFileSync(fixturePath('agentxchain', c.file)) });
+    const result = runCli(['--compat', 'agentxchain', '--format', 'json', '-'], {
+      input: readFileSync(fixturePath('agentxchain', c.file)),
+    });
     assertSameOutput(JSON.parse(result.stdout), { ...c.expected, input: 'stdin' }, `${c.file} on stdin`);
     assert.equal(result.status, c.exit_code);
   }
   const empty = runCli(['--compat', 'agentxchain', '--format', 'json', '-'], { input: '' });
-  assertSameOutput(JSON.parse(empty.stdout), { overall: 'error', input: 'stdin', message: 'Invalid JSON export artifact: Unexpected end of JSON input' }, 'empty stdin');
+  assertSameOutput(
+    JSON.parse(empty.stdout),
+    { overall: 'error', input: 'stdin', message: 'Invalid JSON export artifact: Unexpected end of JSON input' },
+    'empty stdin',
+  );
   assert.equal(empty.status, 2);
 });
 
-test('CLI: a missing file is a command error with Node\'s ENOENT message, exit 2', () => {
+test("CLI: a missing file is a command error with Node's ENOENT message, exit 2", () => {
   const missing = resolve(PROJECT_ROOT, 'no-such-export.json');
   const result = runCli(['--compat', 'agentxchain', '--format', 'json', missing]);
-  assertSameOutput(JSON.parse(result.stdout), { overall: 'error', input: missing, message: `ENOENT: no such file or directory, open '${missing}'` }, 'missing file');
+  assertSameOutput(
+    JSON.parse(result.stdout),
+    { overall: 'error', input: missing, message: `ENOENT: no such file or directory, open '${missing}'` },
+    'missing file',
+  );
   assert.equal(result.status, 2);
 });
 
@@ -136,7 +180,10 @@ test('CLI: text output starts with the verdict line and lists findings by path',
   assert.equal(failing.status, 1);
   const lines = failing.stdout.split('\n');
   assert.match(lines[0]!, /^FAIL/);
-  assert.ok(lines.some((line) => line.includes('$.files[".planning/ROADMAP.md"].sha256')), failing.stdout);
+  assert.ok(
+    lines.some((line) => line.includes('$.files[".planning/ROADMAP.md"].sha256')),
+    failing.stdout,
+  );
   assert.ok(failing.stdout.includes('sha256 does not match content_base64'));
   const passing = runCli([fixturePath('agentxchain', 'real-full.json')]);
   assert.equal(passing.status, 0);

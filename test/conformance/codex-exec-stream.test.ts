@@ -12,7 +12,10 @@ describe('NDJSON streaming (Node)', () => {
   it('reports progress in source bytes, ending at the total', async () => {
     const bytes = new Uint8Array(readFileSync(fixturePath('agent-history', 'design-small.ndjson.gz')));
     const seen: [number, number | undefined][] = [];
-    const report = await verifyAgentHistory(bytes, { name: 'design-small.ndjson.gz', onProgress: (read, total) => seen.push([read, total]) });
+    const report = await verifyAgentHistory(bytes, {
+      name: 'design-small.ndjson.gz',
+      onProgress: (read, total) => seen.push([read, total]),
+    });
     assert.equal(report.overall, 'pass');
     assert.deepEqual(seen.at(-1), [bytes.byteLength, bytes.byteLength]);
     assert.deepEqual(report.details, {
@@ -25,11 +28,18 @@ describe('NDJSON streaming (Node)', () => {
       bytes_out: 31628,
       compressed: true,
     });
-    assert.deepEqual(report.verdicts, { structure: 'pass', integrity: 'pass', authenticity: 'not-checked', trust: 'not-checked' });
+    assert.deepEqual(report.verdicts, {
+      structure: 'pass',
+      integrity: 'pass',
+      authenticity: 'not-checked',
+      trust: 'not-checked',
+    });
   });
 
   it('stops an endless stream promptly when aborted', async () => {
-    const line = new TextEncoder().encode(`${readFileSync(fixturePath('codex-exec', 'real-interleaved.jsonl'), 'utf8').split('\n')[1]}\n`);
+    const line = new TextEncoder().encode(
+      `${readFileSync(fixturePath('codex-exec', 'real-interleaved.jsonl'), 'utf8').split('\n')[1]}\n`,
+    );
     const controller = new AbortController();
     let pulled = 0;
     const endless = new ReadableStream<Uint8Array>({

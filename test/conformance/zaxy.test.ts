@@ -32,13 +32,19 @@ interface Case {
 
 interface Sigver {
   readonly algorithm: string;
-  readonly tests: readonly { tcId: number; pk: string; message: string; signature: string; testPassed: boolean; comment?: string }[];
+  readonly tests: readonly {
+    tcId: number;
+    pk: string;
+    message: string;
+    signature: string;
+    testPassed: boolean;
+    comment?: string;
+  }[];
 }
 
 const cases = loadCases<Case>('zaxy');
 const verdictCases = cases.filter((c) => c.shape !== 'sigver');
 const sigverCases = cases.filter((c) => c.shape === 'sigver');
-
 
 const hex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'hex'));
 
@@ -58,22 +64,31 @@ for (const c of verdictCases) {
   });
 }
 
-test('CLI text mode prints Zaxy\'s lines', () => {
+test("CLI text mode prints Zaxy's lines", () => {
   const pass = verdictCases.find((c) => c.expected!.ok)!;
   const fail = verdictCases.find((c) => c.expected!.reason === 'merkle root mismatch (entries added/removed/altered)')!;
   const ok = runCli(['--compat', 'zaxy', fixturePath('zaxy', pass.file)]);
   assert.equal(ok.stdout, 'verify: OK\n');
   assert.equal(ok.status, 0);
-  const bad = runCli(['--compat', 'zaxy', ...(fail.expect_public_key ? ['--expect-public-key', fail.expect_public_key] : []), fixturePath('zaxy', fail.file)]);
+  const bad = runCli([
+    '--compat',
+    'zaxy',
+    ...(fail.expect_public_key ? ['--expect-public-key', fail.expect_public_key] : []),
+    fixturePath('zaxy', fail.file),
+  ]);
   assert.equal(bad.stdout, 'verify: FAIL - merkle root mismatch (entries added/removed/altered)\n');
   assert.equal(bad.status, 1);
 });
 
 test('auto-detection (verify) reaches the Zaxy verifier and tells the three shapes apart', async () => {
   for (const c of verdictCases) {
-    const report = await verify(readFileSync(fixturePath('zaxy', c.file)), { sha256: nodeSha256, ...(c.expect_public_key ? { expectPublicKey: c.expect_public_key } : {}) });
+    const report = await verify(readFileSync(fixturePath('zaxy', c.file)), {
+      sha256: nodeSha256,
+      ...(c.expect_public_key ? { expectPublicKey: c.expect_public_key } : {}),
+    });
     assert.equal(report.format, 'zaxy', c.file);
-    const expectedKind = c.shape === 'subset' ? 'zaxy.subset' : c.shape === 'unsigned' ? 'zaxy.export.unsigned.v1' : 'zaxy.portable.v1';
+    const expectedKind =
+      c.shape === 'subset' ? 'zaxy.subset' : c.shape === 'unsigned' ? 'zaxy.export.unsigned.v1' : 'zaxy.portable.v1';
     assert.equal(report.kind, expectedKind, c.file);
     assert.deepEqual(toZaxyJson(report), c.expected, c.file);
   }
@@ -115,7 +130,11 @@ test('hashing entries on a worker thread gives the same report as hashing in pla
     const bytes = readFileSync(path);
     const options = pin ? { expectPublicKey: pin } : {};
     const strip = (report: Awaited<ReturnType<typeof verifyZaxy>>) => ({ ...report, stats: undefined });
-    assert.deepEqual(strip(await verifyZaxy(bytes, { ...options, sha256: nodeSha256, entryHasher: nodeEntryHasher })), strip(await verifyZaxy(bytes, { ...options, sha256: nodeSha256 })), path);
+    assert.deepEqual(
+      strip(await verifyZaxy(bytes, { ...options, sha256: nodeSha256, entryHasher: nodeEntryHasher })),
+      strip(await verifyZaxy(bytes, { ...options, sha256: nodeSha256 })),
+      path,
+    );
   }
 });
 
@@ -123,8 +142,13 @@ test('hashing entries on a worker thread gives the same report as hashing in pla
  * A bundle of many batches for the entry hasher (fixtures are smaller than one batch, which is
  * hashed in place): the 33 entries of a fixture, `copies` times over, changed by `change`.
  */
-function manyBatchBundle(copies: number, change: (entries: { id: unknown; content: Record<string, unknown> }[]) => void): Uint8Array {
-  const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as { entries: { id: unknown; content: Record<string, unknown> }[] };
+function manyBatchBundle(
+  copies: number,
+  change: (entries: { id: unknown; content: Record<string, unknown> }[]) => void,
+): Uint8Array {
+  const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as {
+    entries: { id: unknown; content: Record<string, unknown> }[];
+  };
   bundle.entries = Array.from({ length: copies }, () => structuredClone(bundle.entries)).flat();
   change(bundle.entries);
   return new TextEncoder().encode(JSON.stringify(bundle));
@@ -137,10 +161,13 @@ test('hashing entries on a worker thread gives the in-place report for bundles o
     ['copies, untouched', () => undefined],
     ['content changed far in', (entries) => void (entries[2500]!.content['kind'] = 'changed')],
     ['uppercase id', (entries) => void (entries[100]!.id = String(entries[100]!.id).toUpperCase())],
-    ['id not 64 characters, and an id that is a number', (entries) => {
-      entries[3000]!.id = 'short';
-      entries[3001]!.id = 7;
-    }],
+    [
+      'id not 64 characters, and an id that is a number',
+      (entries) => {
+        entries[3000]!.id = 'short';
+        entries[3001]!.id = 7;
+      },
+    ],
     ['lone surrogate in a content', (entries) => void (entries[2000]!.content['kind'] = '\ud800')],
     ['no id', (entries) => void delete (entries as { id?: unknown }[])[1500]!.id],
   ];
@@ -157,14 +184,18 @@ test('hashing entries on a worker thread gives the in-place report for bundles o
 // Batched ids are compared when their hashes come back; unusual ids (here not 64 characters) at
 // once, before the batches of earlier entries. Past limits.maxFindings, the findings kept must
 // still be those of the first entries, as in place.
-test('hashing entries on a worker thread keeps the first entries\' id findings when there are more than maxFindings', async () => {
+test("hashing entries on a worker thread keeps the first entries' id findings when there are more than maxFindings", async () => {
   const bytes = manyBatchBundle(120, (entries) =>
     entries.forEach((entry, index) => {
       entry.id = index < 10 ? String(index % 10).repeat(64) : `short-${index}`;
     }),
   );
   for (const maxFindings of [1, 2, 5, 12]) {
-    const batched = await verifyZaxy(bytes, { sha256: nodeSha256, entryHasher: nodeEntryHasher, limits: { maxFindings } });
+    const batched = await verifyZaxy(bytes, {
+      sha256: nodeSha256,
+      entryHasher: nodeEntryHasher,
+      limits: { maxFindings },
+    });
     const hashedInPlace = await verifyZaxy(bytes, { sha256: nodeSha256, limits: { maxFindings } });
     assert.deepEqual(batched.findings, hashedInPlace.findings, `maxFindings ${maxFindings}`);
     assert.equal(batched.findings[0]!.path, '$.entries[0].id');
@@ -172,16 +203,32 @@ test('hashing entries on a worker thread keeps the first entries\' id findings w
 });
 
 test('an entry hasher that fails makes an internal-error report, not a crash', async () => {
-  const failing = () => ({ add: () => Promise.reject(new Error('hashing thread died')), root: () => Promise.resolve(undefined) });
-  const report = await verifyZaxy(manyBatchBundle(120, () => undefined), { sha256: nodeSha256, entryHasher: failing });
+  const failing = () => ({
+    add: () => Promise.reject(new Error('hashing thread died')),
+    root: () => Promise.resolve(undefined),
+  });
+  const report = await verifyZaxy(
+    manyBatchBundle(120, () => undefined),
+    { sha256: nodeSha256, entryHasher: failing },
+  );
   assert.equal(report.overall, 'error');
-  assert.ok(report.findings.some((finding) => finding.code === 'kit.internal_error' && finding.message.includes('hashing thread died')));
+  assert.ok(
+    report.findings.some(
+      (finding) => finding.code === 'kit.internal_error' && finding.message.includes('hashing thread died'),
+    ),
+  );
 });
 
 // A bundle of less than one batch is hashed in place: no thread is asked for anything.
 test('a small bundle does not use the entry hasher', async () => {
-  const unused = () => ({ add: () => Promise.reject(new Error('used')), root: () => Promise.reject(new Error('used')) });
-  const report = await verifyZaxy(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json')), { sha256: nodeSha256, entryHasher: unused });
+  const unused = () => ({
+    add: () => Promise.reject(new Error('used')),
+    root: () => Promise.reject(new Error('used')),
+  });
+  const report = await verifyZaxy(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json')), {
+    sha256: nodeSha256,
+    entryHasher: unused,
+  });
   assert.equal(report.overall, 'pass');
 });
 
@@ -200,7 +247,12 @@ for (const c of sigverCases) {
         const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(vector.pk, 'hex')]);
         let verdict = false;
         try {
-          verdict = nodeVerify(null, hex(vector.message), createPublicKey({ key: spki, format: 'der', type: 'spki' }), hex(vector.signature));
+          verdict = nodeVerify(
+            null,
+            hex(vector.message),
+            createPublicKey({ key: spki, format: 'der', type: 'spki' }),
+            hex(vector.signature),
+          );
         } catch {
           verdict = false;
         }
@@ -234,7 +286,15 @@ for (const c of verdictCases.filter((item) => item.shape === 'unsigned')) {
       c.zaxy_entry_ids,
     );
     if (c.zaxy_merkle_root_if_signed) {
-      assert.equal(toHex(merkleRoot(canonical.map((bytes) => leafHash(bytes, nodeSha256)), nodeSha256)), c.zaxy_merkle_root_if_signed);
+      assert.equal(
+        toHex(
+          merkleRoot(
+            canonical.map((bytes) => leafHash(bytes, nodeSha256)),
+            nodeSha256,
+          ),
+        ),
+        c.zaxy_merkle_root_if_signed,
+      );
     }
     assert.equal(report.overall, 'fail');
     assert.equal(report.verdicts.structure, 'pass', 'real envelopes pass the structural check');
@@ -272,7 +332,8 @@ for (const vector of vectors) {
       assert.equal(answer.ok, false);
       assert.ok(answer.reason!.startsWith(vector.expected.reason_starts_with!), answer.reason!);
       // Where Python raised before Zaxy's verifier, the kit quotes Python's own message.
-      if (vector.python !== undefined) assert.ok(answer.reason!.includes(vector.python.slice(vector.python.indexOf(': ') + 2)), answer.reason!);
+      if (vector.python !== undefined)
+        assert.ok(answer.reason!.includes(vector.python.slice(vector.python.indexOf(': ') + 2)), answer.reason!);
     }
   });
 }

@@ -66,7 +66,7 @@ describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, (
   it('verifies a passing AgentXchain export picked through the file input', async () => {
     const text = await verifyThroughInput('agentxchain', 'real-full.json');
     assert.match(text, /^PASS Pass: this AgentXchain export is intact\b/);
-    assert.equal(await page.locator('verify-export [part="file-table"] tbody tr').count() > 0, true);
+    assert.equal((await page.locator('verify-export [part="file-table"] tbody tr').count()) > 0, true);
     await page.screenshot({ path: join(RESULTS, 'demo-agentxchain-pass.png'), fullPage: true });
   });
 
@@ -87,18 +87,35 @@ describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, (
       const mlDsaLoaded = scripts.some((script) => script.startsWith('ml-dsa'));
       if (name.includes('ml-dsa')) assert.equal(mlDsaLoaded, false, 'no ML-DSA code before the first ML-DSA bundle');
       await samples.nth(i).click();
-      await page.waitForFunction((n) => (document.querySelector('verify-export') as unknown as { report?: { input: string } }).report?.input === n, name, { timeout: 60_000 });
+      await page.waitForFunction(
+        (n) =>
+          (document.querySelector('verify-export') as unknown as { report?: { input: string } }).report?.input === n,
+        name,
+        { timeout: 60_000 },
+      );
       const shown = await page.locator('verify-export [part="verdict"]').getAttribute('data-overall');
       assert.equal(shown, expected, `${name}: shown ${shown}, expected ${expected}`);
-      if (name === 'zaxy-subset-pass.json') await page.screenshot({ path: join(RESULTS, 'demo-zaxy-subset.png'), fullPage: true });
-      if (name.includes('ml-dsa')) assert.ok(scripts.some((script) => script.startsWith('ml-dsa')), 'ML-DSA code fetched for the ML-DSA bundle');
+      if (name === 'zaxy-subset-pass.json')
+        await page.screenshot({ path: join(RESULTS, 'demo-zaxy-subset.png'), fullPage: true });
+      if (name.includes('ml-dsa'))
+        assert.ok(
+          scripts.some((script) => script.startsWith('ml-dsa')),
+          'ML-DSA code fetched for the ML-DSA bundle',
+        );
     }
   });
 
   it('discloses ticked entries of a signed Zaxy bundle as a downloadable subset that verifies', async () => {
     await page.locator('#pin-sample').click();
     await page.locator('button.sample[title="zaxy-signed-pass.json"]').click();
-    await page.waitForFunction(() => (document.querySelector('verify-export') as unknown as { report?: { input: string; verdicts: { trust: string } } }).report?.verdicts.trust === 'pass');
+    await page.waitForFunction(
+      () =>
+        (
+          document.querySelector('verify-export') as unknown as {
+            report?: { input: string; verdicts: { trust: string } };
+          }
+        ).report?.verdicts.trust === 'pass',
+    );
     const boxes = page.locator('verify-export [part="entry-table"] input[type="checkbox"]');
     await boxes.nth(0).check();
     await boxes.nth(2).check();
@@ -109,11 +126,21 @@ describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, (
     const saved = join(RESULTS, 'zaxy-signed-pass.subset.json');
     await download.saveAs(saved);
     const subset = JSON.parse(await readFile(saved, 'utf8')) as { disclosed: { index: number }[] };
-    assert.deepEqual(subset.disclosed.map((entry) => entry.index), [0, 2]);
+    assert.deepEqual(
+      subset.disclosed.map((entry) => entry.index),
+      [0, 2],
+    );
     await page.screenshot({ path: join(RESULTS, 'demo-zaxy-disclosure.png'), fullPage: true });
     await page.locator('verify-export .actions button', { hasText: 'Verify this subset' }).click();
-    await page.waitForFunction(() => (document.querySelector('verify-export') as unknown as { report?: { input: string } }).report?.input === 'zaxy-signed-pass.subset.json');
-    assert.match((await page.locator('verify-export [part="verdict"]').textContent())!, /Pass: this Zaxy disclosed subset is intact/);
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('verify-export') as unknown as { report?: { input: string } }).report?.input ===
+        'zaxy-signed-pass.subset.json',
+    );
+    assert.match(
+      (await page.locator('verify-export [part="verdict"]').textContent())!,
+      /Pass: this Zaxy disclosed subset is intact/,
+    );
     await page.locator('#pin-clear').click();
   });
 

@@ -74,5 +74,11 @@ export async function serveStatic(root = DEMO_DIST): Promise<StaticServer> {
 /** Debian's Chromium, driven by playwright-core (no browser download). */
 export const CHROMIUM = {
   executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
 };

@@ -69,18 +69,28 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
 
 /** Big fixtures are drawn less often: weight ∝ min(1, 128 KiB / size). */
 function pickSeed(rng: Rng, seeds: readonly Seed[]): Seed {
-  return rng.weighted(seeds, seeds.map((seed) => Math.min(1, (128 * 1024) / Math.max(1, seed.bytes.length))));
+  return rng.weighted(
+    seeds,
+    seeds.map((seed) => Math.min(1, (128 * 1024) / Math.max(1, seed.bytes.length))),
+  );
 }
 
 const NDJSON = new Set<FormatId>(['agent-history', 'codex-exec']);
 
 /** One text/byte mutation of the plain (decompressed) bytes. */
-function mutatePlain(plain: Uint8Array, seed: Seed, rng: Rng, allowSemantic: boolean): { bytes: Uint8Array; step: string; semantic?: SemanticMutation } | undefined {
+function mutatePlain(
+  plain: Uint8Array,
+  seed: Seed,
+  rng: Rng,
+  allowSemantic: boolean,
+): { bytes: Uint8Array; step: string; semantic?: SemanticMutation } | undefined {
   const text = decodeUtf8(plain);
-  const strategy = rng.weighted(
-    ['semantic', 'json', 'lines', 'bytes'] as const,
-    [allowSemantic ? 4 : 0, text !== undefined && !NDJSON.has(seed.format) ? 3 : 0, text !== undefined && NDJSON.has(seed.format) ? 4 : 0, 2],
-  );
+  const strategy = rng.weighted(['semantic', 'json', 'lines', 'bytes'] as const, [
+    allowSemantic ? 4 : 0,
+    text !== undefined && !NDJSON.has(seed.format) ? 3 : 0,
+    text !== undefined && NDJSON.has(seed.format) ? 4 : 0,
+    2,
+  ]);
   if (strategy === 'semantic' && text !== undefined) {
     const m = seed.format === 'zaxy' ? mutateZaxy(text, rng) : mutateAgentxchain(text, rng);
     if (m) return { bytes: encoder.encode(m.text), step: `semantic ${m.note}`, semantic: m };
@@ -117,13 +127,27 @@ function smallLimits(rng: Rng, size: number): Partial<Limits> {
   return limits as Partial<Limits>;
 }
 
-function planCall(rng: Rng, seed: Seed, bytes: Uint8Array, gzip: boolean, semantic: SemanticMutation | undefined): CallPlan {
+function planCall(
+  rng: Rng,
+  seed: Seed,
+  bytes: Uint8Array,
+  gzip: boolean,
+  semantic: SemanticMutation | undefined,
+): CallPlan {
   const roll = rng.next();
   const entry: CallPlan['entry'] = roll < 0.6 ? 'verify' : roll < 0.7 ? 'verify' : seed.format;
   const kind = roll >= 0.6 && roll < 0.7 ? seed.format : undefined;
   const canString = decodeUtf8(bytes) !== undefined;
-  const delivery = rng.weighted<Delivery>(['bytes', 'arraybuffer', 'string', 'blob', 'stream', 'response'], [55, 5, canString ? 10 : 0, 10, 15, 5]);
-  const chunks = delivery === 'stream' ? Array.from({ length: rng.range(1, 4) }, () => Math.max(minChunk(bytes.length), rng.size(rng.pick([16, 4096, 65_536, 1 << 20])))) : undefined;
+  const delivery = rng.weighted<Delivery>(
+    ['bytes', 'arraybuffer', 'string', 'blob', 'stream', 'response'],
+    [55, 5, canString ? 10 : 0, 10, 15, 5],
+  );
+  const chunks =
+    delivery === 'stream'
+      ? Array.from({ length: rng.range(1, 4) }, () =>
+          Math.max(minChunk(bytes.length), rng.size(rng.pick([16, 4096, 65_536, 1 << 20]))),
+        )
+      : undefined;
   const base = seed.file.replace(/\.gz$/, '');
   const nameRoll = rng.next();
   const name = nameRoll < 0.4 ? undefined : nameRoll < 0.95 ? (gzip ? `${base}.gz` : base) : gzip ? base : `${base}.gz`;
@@ -150,7 +174,9 @@ function planCall(rng: Rng, seed: Seed, bytes: Uint8Array, gzip: boolean, semant
 export function generateCase(seed: number, index: number, options: CaseOptions = {}): FuzzCase {
   const rng = createRng(seed, index);
   const format = options.format ?? FORMATS[index % FORMATS.length]!;
-  const seeds = loadCorpus().filter((s) => s.format === format && (options.maxSeedBytes === undefined || s.bytes.length <= options.maxSeedBytes));
+  const seeds = loadCorpus().filter(
+    (s) => s.format === format && (options.maxSeedBytes === undefined || s.bytes.length <= options.maxSeedBytes),
+  );
   if (seeds.length === 0) throw new Error(`no seeds for ${format}`);
   const fixture = pickSeed(rng, seeds);
   const steps: string[] = [];
@@ -162,7 +188,10 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
     plain = verdict.ok === true ? verdict.data : undefined;
   }
   const semanticAllowed =
-    (fixture.format === 'agentxchain') || (fixture.format === 'zaxy' && fixture.expectedPass === true && (fixture.shape === 'signed' || fixture.shape === 'subset'));
+    fixture.format === 'agentxchain' ||
+    (fixture.format === 'zaxy' &&
+      fixture.expectedPass === true &&
+      (fixture.shape === 'signed' || fixture.shape === 'subset'));
 
   let bytes: Uint8Array;
   let gzip = false;
@@ -203,7 +232,8 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
     }
   }
   const call = planCall(rng, fixture, bytes, gzip, semantic);
-  const honestCall = (call.name === undefined || call.name.endsWith('.gz') === gzip) && call.pin === (semantic?.pin ?? fixture.pin);
+  const honestCall =
+    (call.name === undefined || call.name.endsWith('.gz') === gzip) && call.pin === (semantic?.pin ?? fixture.pin);
   return {
     seed,
     index,
@@ -212,6 +242,12 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
     bytes,
     steps,
     call,
-    control: allControls && honestCall && fixture.expectedPass === true && steps.length > 0 && call.limits === undefined && call.strict !== true,
+    control:
+      allControls &&
+      honestCall &&
+      fixture.expectedPass === true &&
+      steps.length > 0 &&
+      call.limits === undefined &&
+      call.strict !== true,
   };
 }

@@ -25,9 +25,20 @@ export interface Seed {
   readonly pin?: string;
 }
 
-interface AgentxchainCase { file: string; expected: { overall: string } | null }
-interface ZaxyCase { file: string; shape: string; expected: { ok: boolean } | null; expect_public_key: string | null }
-interface NdjsonCase { file: string; expected: { valid: boolean } }
+interface AgentxchainCase {
+  file: string;
+  expected: { overall: string } | null;
+}
+interface ZaxyCase {
+  file: string;
+  shape: string;
+  expected: { ok: boolean } | null;
+  expect_public_key: string | null;
+}
+interface NdjsonCase {
+  file: string;
+  expected: { valid: boolean };
+}
 
 function read(format: FormatId, file: string): Uint8Array {
   return new Uint8Array(readFileSync(fixturePath(format, file)));
@@ -44,7 +55,13 @@ export function loadCorpus(): Seed[] {
   if (cached) return cached;
   const seeds: Seed[] = [];
   for (const c of loadCases<AgentxchainCase>('agentxchain', (m) => (m as { cases: AgentxchainCase[] }).cases)) {
-    seeds.push({ format: 'agentxchain', file: c.file, bytes: read('agentxchain', c.file), gzip: false, expectedPass: c.expected === null ? false : c.expected.overall === 'pass' });
+    seeds.push({
+      format: 'agentxchain',
+      file: c.file,
+      bytes: read('agentxchain', c.file),
+      gzip: false,
+      expectedPass: c.expected === null ? false : c.expected.overall === 'pass',
+    });
   }
   for (const c of loadCases<ZaxyCase>('zaxy')) {
     seeds.push({
@@ -59,7 +76,13 @@ export function loadCorpus(): Seed[] {
   }
   for (const format of ['agent-history', 'codex-exec'] as const) {
     for (const c of loadCases<NdjsonCase>(format)) {
-      seeds.push({ format, file: c.file, bytes: read(format, c.file), gzip: c.file.endsWith('.gz'), expectedPass: c.expected.valid });
+      seeds.push({
+        format,
+        file: c.file,
+        bytes: read(format, c.file),
+        gzip: c.file.endsWith('.gz'),
+        expectedPass: c.expected.valid,
+      });
     }
   }
   for (const format of FORMATS) {

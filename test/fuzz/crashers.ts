@@ -59,14 +59,25 @@ export function loadCrashers(directory = CRASHER_DIR): Crasher[] {
   for (const format of readdirSync(directory, { withFileTypes: true })) {
     if (!format.isDirectory()) continue;
     const folder = join(directory, format.name);
-    for (const file of readdirSync(folder).filter((f) => f.endsWith('.json')).sort()) {
+    for (const file of readdirSync(folder)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       const name = file.slice(0, -'.json'.length);
       const sidecar = JSON.parse(readFileSync(join(folder, file), 'utf8')) as CrasherSidecar;
       const bytes = new Uint8Array(readFileSync(join(folder, `${name}.bin`)));
       out.push({
         name: `${format.name}/${name}`,
         sidecar,
-        case: { seed: sidecar.seed, index: sidecar.index, format: sidecar.format, file: sidecar.fixture, bytes, steps: sidecar.steps, call: sidecar.call, control: false },
+        case: {
+          seed: sidecar.seed,
+          index: sidecar.index,
+          format: sidecar.format,
+          file: sidecar.fixture,
+          bytes,
+          steps: sidecar.steps,
+          call: sidecar.call,
+          control: false,
+        },
       });
     }
   }

@@ -20,7 +20,8 @@ import { zaxyBaseline, zaxyMustFail, type ZaxyBaseline } from './oracle/zaxy.ts'
 import { createRng } from './rng.ts';
 import type { Report } from '../../src/report.ts';
 
-export type OracleName = 'escape' | 'hang' | 'heap' | 'internal-error' | 'report-shape' | 'false-pass' | 'chunking' | 'gzip-transparency';
+export type OracleName =
+  'escape' | 'hang' | 'heap' | 'internal-error' | 'report-shape' | 'false-pass' | 'chunking' | 'gzip-transparency';
 
 export interface Failure {
   readonly oracle: OracleName;
@@ -135,7 +136,8 @@ export function mustFailReasons(c: Pick<FuzzCase, 'bytes' | 'format' | 'file' | 
   if (c.bytes.length > limits.maxInputBytes) reasons.push('input over limits.maxInputBytes');
   if (isGzip && plain) {
     if (plain.length > limits.maxDecompressedBytes) reasons.push('decompressed size over limits.maxDecompressedBytes');
-    if (plain.length > limits.ratioGraceBytes && plain.length > c.bytes.length * limits.maxCompressionRatio) reasons.push('compression ratio over limits.maxCompressionRatio');
+    if (plain.length > limits.ratioGraceBytes && plain.length > c.bytes.length * limits.maxCompressionRatio)
+      reasons.push('compression ratio over limits.maxCompressionRatio');
   }
   if (plain) {
     if (c.format === 'agentxchain') {
@@ -147,7 +149,8 @@ export function mustFailReasons(c: Pick<FuzzCase, 'bytes' | 'format' | 'file' | 
       const why = baseline ? zaxyMustFail(plain, baseline, c.call.pin) : undefined;
       if (why) reasons.push(`zaxy: ${why}`);
     }
-    if (report && JSON_FORMATS.has(report.format ?? '') && plain.length > limits.maxBufferedBytes) reasons.push('document over limits.maxBufferedBytes');
+    if (report && JSON_FORMATS.has(report.format ?? '') && plain.length > limits.maxBufferedBytes)
+      reasons.push('document over limits.maxBufferedBytes');
     if (report && NDJSON_FORMATS.has(report.format ?? '')) {
       if (gzNameWithoutMagic) reasons.push('named .gz but not gzip');
       const why = ndjsonMustFail(plain);
@@ -220,9 +223,19 @@ async function timedRun(bytes: Uint8Array, call: CallPlan, size: number): Promis
   const started = performance.now();
   try {
     const report = await callApi(bytes, call, controller.signal);
-    return { report, durationMs: performance.now() - started, heapDeltaBytes: Math.max(peak, getHeapStatistics().used_heap_size) - before, aborted: controller.signal.aborted };
+    return {
+      report,
+      durationMs: performance.now() - started,
+      heapDeltaBytes: Math.max(peak, getHeapStatistics().used_heap_size) - before,
+      aborted: controller.signal.aborted,
+    };
   } catch (thrown) {
-    return { thrown, durationMs: performance.now() - started, heapDeltaBytes: Math.max(peak, getHeapStatistics().used_heap_size) - before, aborted: controller.signal.aborted };
+    return {
+      thrown,
+      durationMs: performance.now() - started,
+      heapDeltaBytes: Math.max(peak, getHeapStatistics().used_heap_size) - before,
+      aborted: controller.signal.aborted,
+    };
   } finally {
     clearTimeout(timer);
     clearInterval(sampler);
@@ -236,7 +249,8 @@ async function timedRun(bytes: Uint8Array, call: CallPlan, size: number): Promis
  * pass must agree.
  */
 function sameVerdict(a: Report, b: Report): boolean {
-  const cut = (r: Report): boolean => r.findings.some((f) => f.code.startsWith('limit.') && f.code !== 'limit.findings');
+  const cut = (r: Report): boolean =>
+    r.findings.some((f) => f.code.startsWith('limit.') && f.code !== 'limit.findings');
   if (cut(a) || cut(b)) return (a.overall === 'pass') === (b.overall === 'pass');
   return reportSummary(a) === reportSummary(b);
 }
@@ -247,7 +261,8 @@ export function minChunk(byteLength: number): number {
 }
 
 function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}\n${(thrown.stack ?? '').split('\n').slice(1, 6).join('\n')}`;
+  if (thrown instanceof Error)
+    return `${thrown.name}: ${thrown.message}\n${(thrown.stack ?? '').split('\n').slice(1, 6).join('\n')}`;
   return `non-Error thrown: ${String(thrown)}`;
 }
 
@@ -262,10 +277,16 @@ export async function checkCase(c: FuzzCase, options: { differentials?: boolean 
   const outcome = await timedRun(c.bytes, c.call, size);
   const budget = budgetMs(size);
   if (outcome.durationMs > budget + 5_000) {
-    failures.push({ oracle: 'hang', detail: `took ${Math.round(outcome.durationMs)} ms (budget ${budget} ms for ${size} bytes of work; the AbortSignal fired at the budget)` });
+    failures.push({
+      oracle: 'hang',
+      detail: `took ${Math.round(outcome.durationMs)} ms (budget ${budget} ms for ${size} bytes of work; the AbortSignal fired at the budget)`,
+    });
   }
   if (outcome.heapDeltaBytes > heapBound(c.bytes)) {
-    failures.push({ oracle: 'heap', detail: `heap grew by ${Math.round(outcome.heapDeltaBytes / 2 ** 20)} MiB for a ${c.bytes.length}-byte input` });
+    failures.push({
+      oracle: 'heap',
+      detail: `heap grew by ${Math.round(outcome.heapDeltaBytes / 2 ** 20)} MiB for a ${c.bytes.length}-byte input`,
+    });
   }
   const base = { durationMs: outcome.durationMs, heapDeltaBytes: outcome.heapDeltaBytes };
   if (!outcome.report) {
@@ -274,7 +295,12 @@ export async function checkCase(c: FuzzCase, options: { differentials?: boolean 
   }
   const report = outcome.report;
   const limits = limitsOf(c.call);
-  for (const problem of reportProblems(report, { maxFindings: limits.maxFindings, pinGiven: c.call.pin !== undefined, strict: c.call.strict === true, inputBytes: c.bytes.length })) {
+  for (const problem of reportProblems(report, {
+    maxFindings: limits.maxFindings,
+    pinGiven: c.call.pin !== undefined,
+    strict: c.call.strict === true,
+    inputBytes: c.bytes.length,
+  })) {
     failures.push({ oracle: 'report-shape', detail: problem });
   }
   const internal = report.findings.find((f) => f.code === 'kit.internal_error');
@@ -291,24 +317,55 @@ export async function checkCase(c: FuzzCase, options: { differentials?: boolean 
   if (options.differentials !== false && !outcome.aborted) {
     const rng = createRng(c.seed ^ 0x5bd1e995, c.index);
     if (rng.chance(0.1)) {
-      const chunks = Array.from({ length: rng.range(1, 3) }, () => Math.max(minChunk(c.bytes.length), rng.range(1, rng.pick([7, 600, 70_000]))));
+      const chunks = Array.from({ length: rng.range(1, 3) }, () =>
+        Math.max(minChunk(c.bytes.length), rng.range(1, rng.pick([7, 600, 70_000]))),
+      );
       const again = await timedRun(c.bytes, { ...c.call, delivery: 'stream', chunks }, size);
-      if (!again.report) failures.push({ oracle: 'escape', detail: `stream delivery (chunks ${chunks.join(',')}): ${describeThrown(again.thrown)}` });
+      if (!again.report)
+        failures.push({
+          oracle: 'escape',
+          detail: `stream delivery (chunks ${chunks.join(',')}): ${describeThrown(again.thrown)}`,
+        });
       else if (!again.aborted && !sameVerdict(report, again.report)) {
-        failures.push({ oracle: 'chunking', detail: `stream delivery with chunks ${chunks.join(',')} changed the report:\n  ${reportSummary(report)}\n  ${reportSummary(again.report)}` });
+        failures.push({
+          oracle: 'chunking',
+          detail: `stream delivery with chunks ${chunks.join(',')} changed the report:\n  ${reportSummary(report)}\n  ${reportSummary(again.report)}`,
+        });
       }
     }
     const plainInput = !(c.bytes[0] === 0x1f && c.bytes[1] === 0x8b);
-    if (plainInput && !c.call.limits && (c.call.name === undefined || !/\.gz$/i.test(c.call.name)) && rng.chance(0.08)) {
+    if (
+      plainInput &&
+      !c.call.limits &&
+      (c.call.name === undefined || !/\.gz$/i.test(c.call.name)) &&
+      rng.chance(0.08)
+    ) {
       const cut = rng.int(c.bytes.length + 1);
       const gz = concatBytes([gzipMember(c.bytes.subarray(0, cut)), gzipMember(c.bytes.subarray(cut))]);
       const again = await timedRun(gz, { ...c.call, delivery: 'bytes' }, size);
-      if (!again.report) failures.push({ oracle: 'escape', detail: `gzipped delivery: ${describeThrown(again.thrown)}` });
+      if (!again.report)
+        failures.push({ oracle: 'escape', detail: `gzipped delivery: ${describeThrown(again.thrown)}` });
       else if (!again.aborted && !sameVerdict(report, again.report)) {
-        failures.push({ oracle: 'gzip-transparency', detail: `the same bytes as two gzip members (cut at ${cut}) changed the report:\n  ${reportSummary(report)}\n  ${reportSummary(again.report)}` });
+        failures.push({
+          oracle: 'gzip-transparency',
+          detail: `the same bytes as two gzip members (cut at ${cut}) changed the report:\n  ${reportSummary(report)}\n  ${reportSummary(again.report)}`,
+        });
       }
     }
   }
-  const controlMismatch = c.control && report.overall !== 'pass' && reasons.length === 0 ? `${report.overall}: ${report.findings.slice(0, 3).map((f) => `${f.code} ${f.path}`).join('; ')}` : undefined;
-  return { failures, overall: report.overall, ...base, ...(c.control ? { control: true } : {}), ...(reasons.length > 0 ? { claim: reasons[0]! } : {}), ...(controlMismatch ? { controlMismatch } : {}) };
+  const controlMismatch =
+    c.control && report.overall !== 'pass' && reasons.length === 0
+      ? `${report.overall}: ${report.findings
+          .slice(0, 3)
+          .map((f) => `${f.code} ${f.path}`)
+          .join('; ')}`
+      : undefined;
+  return {
+    failures,
+    overall: report.overall,
+    ...base,
+    ...(c.control ? { control: true } : {}),
+    ...(reasons.length > 0 ? { claim: reasons[0]! } : {}),
+    ...(controlMismatch ? { controlMismatch } : {}),
+  };
 }

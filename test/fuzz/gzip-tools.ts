@@ -61,7 +61,11 @@ export function checkGzip(bytes: Uint8Array): GzipVerdict {
   while (pos < bytes.length) {
     const start = pos;
     if (bytes.length - pos < 2 || bytes[pos] !== 0x1f || bytes[pos + 1] !== 0x8b) {
-      return { ok: false, problem: members.length === 0 ? 'no gzip magic' : `trailing bytes at ${pos}`, decoded: total };
+      return {
+        ok: false,
+        problem: members.length === 0 ? 'no gzip magic' : `trailing bytes at ${pos}`,
+        decoded: total,
+      };
     }
     if (bytes.length - pos < 10) return { ok: false, problem: `truncated header at ${pos}`, decoded: total };
     if (bytes[pos + 2] !== 8) return { ok: false, problem: `compression method ${bytes[pos + 2]}`, decoded: total };
@@ -86,7 +90,10 @@ export function checkGzip(bytes: Uint8Array): GzipVerdict {
     let data: Buffer;
     let consumed: number;
     try {
-      const result = inflateRawSync(bytes.subarray(pos), { info: true, maxOutputLength: MAX_OUTPUT }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+      const result = inflateRawSync(bytes.subarray(pos), { info: true, maxOutputLength: MAX_OUTPUT }) as unknown as {
+        buffer: Buffer;
+        engine: { bytesWritten: number };
+      };
       data = result.buffer;
       consumed = result.engine.bytesWritten;
     } catch (error) {
@@ -96,8 +103,10 @@ export function checkGzip(bytes: Uint8Array): GzipVerdict {
     pos += consumed;
     const trailerStart = pos;
     if (bytes.length - pos < 8) return { ok: false, problem: 'truncated trailer', decoded: total + data.length };
-    if (u32(bytes, pos) !== crc32(data)) return { ok: false, problem: `CRC32 mismatch in member at ${start}`, decoded: total + data.length };
-    if (u32(bytes, pos + 4) !== data.length % 2 ** 32) return { ok: false, problem: `ISIZE mismatch in member at ${start}`, decoded: total + data.length };
+    if (u32(bytes, pos) !== crc32(data))
+      return { ok: false, problem: `CRC32 mismatch in member at ${start}`, decoded: total + data.length };
+    if (u32(bytes, pos + 4) !== data.length % 2 ** 32)
+      return { ok: false, problem: `ISIZE mismatch in member at ${start}`, decoded: total + data.length };
     pos += 8;
     members.push({ start, dataStart, trailerStart, end: pos });
     parts.push(data);
@@ -120,7 +129,10 @@ export function gzipMember(data: Uint8Array, level = 6): Uint8Array {
 }
 
 /** A gzip member whose header carries an FNAME, FCOMMENT and/or FEXTRA field (valid). */
-export function gzipWithHeaderFields(data: Uint8Array, fields: { name?: string; comment?: string; extra?: Uint8Array }): Uint8Array {
+export function gzipWithHeaderFields(
+  data: Uint8Array,
+  fields: { name?: string; comment?: string; extra?: Uint8Array },
+): Uint8Array {
   const plain = gzipMember(data);
   const header = [...plain.subarray(0, 10)];
   let flags = 0;

@@ -123,7 +123,8 @@ export function parseTree(text: string, maxDepth = 4096): JsonNode | undefined {
     const code = text.charCodeAt(pos);
     if (code === 0x7b || code === 0x5b) {
       if (stack.length >= maxDepth) return undefined;
-      const node: JsonObject | JsonArray = code === 0x7b ? { t: 'obj', start: pos, end: -1, members: [] } : { t: 'arr', start: pos, end: -1, items: [] };
+      const node: JsonObject | JsonArray =
+        code === 0x7b ? { t: 'obj', start: pos, end: -1, members: [] } : { t: 'arr', start: pos, end: -1, items: [] };
       pos++;
       skip();
       const close = code === 0x7b ? 0x7d : 0x5d;
@@ -200,10 +201,16 @@ export function* walk(root: JsonNode): Generator<WalkItem> {
     if (node.t === 'obj') {
       for (let i = node.members.length - 1; i >= 0; i--) {
         const entry = node.members[i]!;
-        stack.push({ node: entry.value, path: [...path, entry.key], depth: depth + 1, effective: effective && isEffectiveMember(node, i) });
+        stack.push({
+          node: entry.value,
+          path: [...path, entry.key],
+          depth: depth + 1,
+          effective: effective && isEffectiveMember(node, i),
+        });
       }
     } else if (node.t === 'arr') {
-      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i]!, path: [...path, i], depth: depth + 1, effective });
+      for (let i = node.items.length - 1; i >= 0; i--)
+        stack.push({ node: node.items[i]!, path: [...path, i], depth: depth + 1, effective });
     }
   }
 }

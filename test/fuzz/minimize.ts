@@ -14,7 +14,11 @@ const MAX_TRIALS = 3000;
 
 /** Same oracle, and the same first line of detail with numbers blurred. */
 function sameFailure(a: Failure, b: Failure): boolean {
-  const blur = (f: Failure): string => `${f.oracle} ${f.detail.split('\n')[0]!.replace(/[0-9]+/g, '#').replace(/"[^"]*"/g, '"…"')}`;
+  const blur = (f: Failure): string =>
+    `${f.oracle} ${f.detail
+      .split('\n')[0]!
+      .replace(/[0-9]+/g, '#')
+      .replace(/"[^"]*"/g, '"…"')}`;
   return blur(a) === blur(b);
 }
 
@@ -23,7 +27,11 @@ function sameFailure(a: Failure, b: Failure): boolean {
  * @example
  * const smaller = await minimize(c, failure); // smaller.length <= c.bytes.length
  */
-export async function minimize(c: FuzzCase, target: Failure, log: (line: string) => void = () => {}): Promise<Uint8Array> {
+export async function minimize(
+  c: FuzzCase,
+  target: Failure,
+  log: (line: string) => void = () => {},
+): Promise<Uint8Array> {
   let best = c.bytes;
   let trials = 0;
   const fails = async (bytes: Uint8Array): Promise<boolean> => {
@@ -44,12 +52,14 @@ export async function minimize(c: FuzzCase, target: Failure, log: (line: string)
   };
 
   // JSON (a whole document, or each NDJSON line): remove members and items, largest first.
-  for (let progress = true; progress && trials < MAX_TRIALS; ) {
+  for (let progress = true; progress && trials < MAX_TRIALS;) {
     progress = false;
     const text = asText(best);
     if (text === undefined) break;
     const lines = text.split('\n');
-    const documents = parseTree(text) ? [{ offset: 0, text }] : lines.map((line, i) => ({ offset: lines.slice(0, i).reduce((n, l) => n + l.length + 1, 0), text: line }));
+    const documents = parseTree(text)
+      ? [{ offset: 0, text }]
+      : lines.map((line, i) => ({ offset: lines.slice(0, i).reduce((n, l) => n + l.length + 1, 0), text: line }));
     const spans: [number, number][] = [];
     for (const doc of documents) {
       const root = parseTree(doc.text);
@@ -59,7 +69,11 @@ export async function minimize(c: FuzzCase, target: Failure, log: (line: string)
           node.members.forEach((m, i) => {
             const next = node.members[i + 1];
             const prev = node.members[i - 1];
-            const [start, end] = next ? [m.keyStart, next.keyStart] : prev ? [prev.value.end, m.value.end] : [m.keyStart, m.value.end];
+            const [start, end] = next
+              ? [m.keyStart, next.keyStart]
+              : prev
+                ? [prev.value.end, m.value.end]
+                : [m.keyStart, m.value.end];
             spans.push([doc.offset + start, doc.offset + end]);
           });
         } else if (node.t === 'arr') {
@@ -89,7 +103,7 @@ export async function minimize(c: FuzzCase, target: Failure, log: (line: string)
 
   // Lines, then byte ranges (halving).
   for (let size = Math.max(1, best.length >> 1); size >= 1 && trials < MAX_TRIALS; size >>= 1) {
-    for (let at = 0; at + size <= best.length && trials < MAX_TRIALS; ) {
+    for (let at = 0; at + size <= best.length && trials < MAX_TRIALS;) {
       const candidate = new Uint8Array([...best.subarray(0, at), ...best.subarray(at + size)]);
       if (await fails(candidate)) {
         best = candidate;
@@ -106,11 +120,33 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const sidecar = JSON.parse(readFileSync(sidecarPath, 'utf8')) as CrasherSidecar;
     const binPath = sidecarPath.replace(/\.json$/, '.bin');
     const bytes = new Uint8Array(readFileSync(binPath));
-    const c: FuzzCase = { seed: sidecar.seed, index: sidecar.index, format: sidecar.format, file: sidecar.fixture, bytes, steps: sidecar.steps, call: sidecar.call, control: false };
+    const c: FuzzCase = {
+      seed: sidecar.seed,
+      index: sidecar.index,
+      format: sidecar.format,
+      file: sidecar.fixture,
+      bytes,
+      steps: sidecar.steps,
+      call: sidecar.call,
+      control: false,
+    };
     console.log(`${binPath}: ${bytes.length} bytes`);
     const smaller = await minimize(c, { oracle: sidecar.oracle, detail: sidecar.observed }, console.log);
     writeFileSync(binPath, smaller);
-    writeFileSync(sidecarPath, JSON.stringify({ ...sidecar, steps: [...sidecar.steps, `minimised from ${bytes.length} to ${smaller.length} bytes (test/fuzz/minimize.ts)`] }, null, 2) + '\n');
+    writeFileSync(
+      sidecarPath,
+      JSON.stringify(
+        {
+          ...sidecar,
+          steps: [
+            ...sidecar.steps,
+            `minimised from ${bytes.length} to ${smaller.length} bytes (test/fuzz/minimize.ts)`,
+          ],
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     console.log(`  -> ${smaller.length} bytes`);
   }
 }

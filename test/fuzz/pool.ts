@@ -36,7 +36,11 @@ const WORKER_URL = new URL('./worker-bootstrap.mjs', import.meta.url);
  * @example
  * await runPool(jobsFor(1, 100), { jobs: 2 }, (outcome) => console.log(outcome.id));
  */
-export async function runPool(source: Iterator<Job>, options: PoolOptions, onOutcome: (outcome: JobOutcome) => void): Promise<void> {
+export async function runPool(
+  source: Iterator<Job>,
+  options: PoolOptions,
+  onOutcome: (outcome: JobOutcome) => void,
+): Promise<void> {
   let nextId = 0;
   let exhausted = false;
   const take = (): { id: number; job: Job } | undefined => {
@@ -94,14 +98,23 @@ export async function runPool(source: Iterator<Job>, options: PoolOptions, onOut
         // Until the worker says how much work the case is, allow two minutes to build it.
         const arm = (bytes: number | undefined): void => {
           clearTimeout(timer);
-          const limit = bytes === undefined ? 120_000 : 3 * budgetMs(bytes) + 15_000; // the case and up to two differential runs
+          // the case and up to two differential runs
+          const limit = bytes === undefined ? 120_000 : 3 * budgetMs(bytes) + 15_000;
           timer = setTimeout(
             () =>
               finish(
                 bytes === undefined
                   ? // Still building the case: the harness hung, not the kit.
-                    { id: job.id, job: job.job, harnessError: `building the case took over ${limit} ms: worker terminated` }
-                  : { id: job.id, job: job.job, poolFailure: { oracle: 'hang', detail: `no answer after ${limit} ms: worker terminated` } },
+                    {
+                      id: job.id,
+                      job: job.job,
+                      harnessError: `building the case took over ${limit} ms: worker terminated`,
+                    }
+                  : {
+                      id: job.id,
+                      job: job.job,
+                      poolFailure: { oracle: 'hang', detail: `no answer after ${limit} ms: worker terminated` },
+                    },
                 true,
               ),
             limit,
@@ -111,14 +124,37 @@ export async function runPool(source: Iterator<Job>, options: PoolOptions, onOut
         const onMessage = (message: WorkerMessage): void => {
           if (message.id !== job.id) return;
           if (message.type === 'started') arm(message.bytes);
-          else if (message.type === 'result') finish({ id: job.id, job: job.job, result: message.result, steps: message.steps, format: message.format, file: message.file, ...(message.heapAfterGc !== undefined ? { heapAfterGc: message.heapAfterGc } : {}) }, false);
+          else if (message.type === 'result')
+            finish(
+              {
+                id: job.id,
+                job: job.job,
+                result: message.result,
+                steps: message.steps,
+                format: message.format,
+                file: message.file,
+                ...(message.heapAfterGc !== undefined ? { heapAfterGc: message.heapAfterGc } : {}),
+              },
+              false,
+            );
           else if (message.type === 'broken') finish({ id: job.id, job: job.job, harnessError: message.error }, false);
         };
         const onError = (error: Error & { code?: string }): void => {
           const oracle = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'heap' : 'escape';
-          finish({ id: job.id, job: job.job, poolFailure: { oracle, detail: `worker died: ${error.code ?? ''} ${error.message}` } }, true);
+          finish(
+            {
+              id: job.id,
+              job: job.job,
+              poolFailure: { oracle, detail: `worker died: ${error.code ?? ''} ${error.message}` },
+            },
+            true,
+          );
         };
-        const onExit = (code: number): void => finish({ id: job.id, job: job.job, poolFailure: { oracle: 'escape', detail: `worker exited with code ${code}` } }, true);
+        const onExit = (code: number): void =>
+          finish(
+            { id: job.id, job: job.job, poolFailure: { oracle: 'escape', detail: `worker exited with code ${code}` } },
+            true,
+          );
         w.on('message', onMessage);
         w.on('error', onError);
         w.on('exit', onExit);

@@ -123,7 +123,8 @@ function pythonString(value: string): string {
 function pythonNumber(lexeme: string): string {
   if (!/[.eE]/.test(lexeme)) {
     const digits = lexeme.replace(/^-/, '');
-    if (digits.length > INT_MAX_STR_DIGITS) throw new PythonRaises('Exceeds the limit (4300 digits) for integer string conversion');
+    if (digits.length > INT_MAX_STR_DIGITS)
+      throw new PythonRaises('Exceeds the limit (4300 digits) for integer string conversion');
     return BigInt(lexeme).toString();
   }
   return pythonFloatRepr(Number(lexeme));

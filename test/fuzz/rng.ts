@@ -27,7 +27,8 @@ export interface Rng {
 
 /** Mixes (seed, index) into four 32-bit words (splitmix32 steps). */
 function seedWords(seed: number, index: number): [number, number, number, number] {
-  let state = (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index >>> 0, 0x85ebca6b) ^ Math.floor(index / 2 ** 32)) >>> 0;
+  let state =
+    (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index >>> 0, 0x85ebca6b) ^ Math.floor(index / 2 ** 32)) >>> 0;
   const words: number[] = [];
   for (let i = 0; i < 4; i++) {
     state = (state + 0x9e3779b9) >>> 0;

@@ -46,22 +46,35 @@ if (values.index !== undefined) {
   console.log(`  call: ${JSON.stringify(c.call)}`);
   // On a worker, so a case that never returns is reported as a hang instead of freezing here.
   let outcome: JobOutcome | undefined;
-  await runPool([{ kind: 'case', case: c, differentials: !values['no-differentials'] } satisfies Job][Symbol.iterator](), { jobs: 1 }, (o) => {
-    outcome = o;
-  });
+  await runPool(
+    [{ kind: 'case', case: c, differentials: !values['no-differentials'] } satisfies Job][Symbol.iterator](),
+    { jobs: 1 },
+    (o) => {
+      outcome = o;
+    },
+  );
   if (outcome?.harnessError) throw new Error(outcome.harnessError);
-  const result = outcome?.result ?? { failures: outcome?.poolFailure ? [outcome.poolFailure] : [], durationMs: NaN, heapDeltaBytes: 0 };
-  console.log(`  overall ${'overall' in result ? result.overall : '(none)'} in ${Math.round(result.durationMs)} ms${'claim' in result && result.claim ? `; must fail because: ${result.claim}` : ''}`);
+  const result = outcome?.result ?? {
+    failures: outcome?.poolFailure ? [outcome.poolFailure] : [],
+    durationMs: NaN,
+    heapDeltaBytes: 0,
+  };
+  console.log(
+    `  overall ${'overall' in result ? result.overall : '(none)'} in ${Math.round(result.durationMs)} ms${'claim' in result && result.claim ? `; must fail because: ${result.claim}` : ''}`,
+  );
   for (const failure of result.failures) {
     console.log(`  FAIL [${failure.oracle}] ${failure.detail}`);
     if (!values['no-save']) console.log(`  saved -> ${saveCrasher(c, failure)}`);
   }
-  if ('controlMismatch' in result && result.controlMismatch) console.log(`  control did not pass: ${result.controlMismatch}`);
+  if ('controlMismatch' in result && result.controlMismatch)
+    console.log(`  control did not pass: ${result.controlMismatch}`);
   process.exitCode = result.failures.length > 0 ? 1 : 0;
 } else {
   const count = Number(values.count);
   const start = Number(values.start);
-  console.log(`fuzz: seed ${seed}, cases ${start}..${start + count - 1}, format ${values.format ?? 'all'}, jobs ${values.jobs}`);
+  console.log(
+    `fuzz: seed ${seed}, cases ${start}..${start + count - 1}, format ${values.format ?? 'all'}, jobs ${values.jobs}`,
+  );
   const summary: FuzzSummary = await runFuzz({
     seed,
     start,
@@ -72,7 +85,9 @@ if (values.index !== undefined) {
     onProgress: (line) => console.log(line),
     onFailure: (c, failure: Failure, keep) => {
       const where = keep && !values['no-save'] ? ` -> ${saveCrasher(c, failure)}` : '';
-      console.log(`FAIL [${failure.oracle}] ${c.format}/${c.file} --seed ${seed} --index ${c.index}${where}\n  ${failure.detail.split('\n').join('\n  ')}`);
+      console.log(
+        `FAIL [${failure.oracle}] ${c.format}/${c.file} --seed ${seed} --index ${c.index}${where}\n  ${failure.detail.split('\n').join('\n  ')}`,
+      );
     },
   });
   console.log(JSON.stringify(summary, null, 2));

@@ -58,13 +58,22 @@ export interface FuzzSummary {
 
 /** Groups failures that are the same bug: oracle, format and the first line with digits blurred. */
 function signatureOf(format: string, failure: Failure): string {
-  const firstLine = failure.detail.split('\n')[0]!.replace(/[0-9]+/g, '#').slice(0, 160);
+  const firstLine = failure.detail
+    .split('\n')[0]!
+    .replace(/[0-9]+/g, '#')
+    .slice(0, 160);
   return `${format} ${failure.oracle} ${firstLine}`;
 }
 
 function* jobsFor(options: FuzzOptions): Generator<Job> {
   for (let index = options.start; index < options.start + options.count; index++) {
-    yield { kind: 'generate', seed: options.seed, index, options: options.caseOptions, differentials: options.differentials };
+    yield {
+      kind: 'generate',
+      seed: options.seed,
+      index,
+      options: options.caseOptions,
+      differentials: options.differentials,
+    };
   }
 }
 
@@ -104,13 +113,22 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     const index = outcome.job.kind === 'generate' ? outcome.job.index : outcome.job.case.index;
     if (outcome.harnessError) {
       summary.harnessErrors++;
-      if (summary.harnessErrorSamples.length < 10) summary.harnessErrorSamples.push(`--seed ${options.seed} --index ${index}: ${outcome.harnessError}`);
+      if (summary.harnessErrorSamples.length < 10)
+        summary.harnessErrorSamples.push(`--seed ${options.seed} --index ${index}: ${outcome.harnessError}`);
       return;
     }
-    const format = (outcome.format ?? (outcome.job.kind === 'case' ? outcome.job.case.format : undefined)) as FormatId | undefined;
-    const failures: Failure[] = outcome.result ? outcome.result.failures : outcome.poolFailure ? [outcome.poolFailure] : [];
+    const format = (outcome.format ?? (outcome.job.kind === 'case' ? outcome.job.case.format : undefined)) as
+      FormatId | undefined;
+    const failures: Failure[] = outcome.result
+      ? outcome.result.failures
+      : outcome.poolFailure
+        ? [outcome.poolFailure]
+        : [];
     // A case the pool had to kill is rebuilt here (it is deterministic) so it can be saved.
-    const rebuilt = (): FuzzCase => (outcome.job.kind === 'generate' ? generateCase(outcome.job.seed, outcome.job.index, outcome.job.options) : outcome.job.case);
+    const rebuilt = (): FuzzCase =>
+      outcome.job.kind === 'generate'
+        ? generateCase(outcome.job.seed, outcome.job.index, outcome.job.options)
+        : outcome.job.case;
     const c = failures.length > 0 ? rebuilt() : undefined;
     const key = format ?? c?.format ?? 'unknown';
     const stats = (summary.byFormat[key] ??= { cases: 0, pass: 0, fail: 0, error: 0, mustFail: 0, failures: 0 });
@@ -119,7 +137,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     if (result?.overall) stats[result.overall]++;
     if (result?.claim) {
       stats.mustFail++;
-      const reason = result.claim.replace(/\[[0-9]+\]/g, '[#]').replace(/ at [0-9]+/g, '').replace(/[0-9]+/g, '#');
+      const reason = result.claim
+        .replace(/\[[0-9]+\]/g, '[#]')
+        .replace(/ at [0-9]+/g, '')
+        .replace(/[0-9]+/g, '#');
       summary.claims[reason] = (summary.claims[reason] ?? 0) + 1;
     }
     if (result) {
@@ -132,7 +153,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     if (result?.control) summary.controls.cases++;
     if (result?.controlMismatch) {
       summary.controls.notPassed++;
-      if (summary.controls.samples.length < 20) summary.controls.samples.push(`--index ${index} ${key}/${outcome.file}: ${(outcome.steps ?? []).join(' | ')} => ${result.controlMismatch}`);
+      if (summary.controls.samples.length < 20)
+        summary.controls.samples.push(
+          `--index ${index} ${key}/${outcome.file}: ${(outcome.steps ?? []).join(' | ')} => ${result.controlMismatch}`,
+        );
     }
     if (outcome.heapAfterGc !== undefined) summary.heapAfterGcMiB.push(Math.round(outcome.heapAfterGc / 2 ** 20));
     for (const failure of failures) {
@@ -148,12 +172,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     if (options.onProgress && performance.now() - lastProgress > (options.progressMs ?? 15_000)) {
       lastProgress = performance.now();
       const seconds = (performance.now() - started) / 1000;
-      options.onProgress(`${summary.completed}/${options.count} cases, ${(summary.completed / seconds).toFixed(1)}/s, failures ${summary.failures} ${JSON.stringify(summary.byOracle)}`);
+      options.onProgress(
+        `${summary.completed}/${options.count} cases, ${(summary.completed / seconds).toFixed(1)}/s, failures ${summary.failures} ${JSON.stringify(summary.byOracle)}`,
+      );
     }
   });
   summary.peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
   summary.seconds = Math.round((performance.now() - started) / 100) / 10;
   summary.inputsPerSecond = Math.round((summary.completed / Math.max(0.001, summary.seconds)) * 10) / 10;
-  summary.distinct.push(...[...distinct.entries()].map(([signature, v]) => ({ signature, ...v })).sort((a, b) => b.count - a.count));
+  summary.distinct.push(
+    ...[...distinct.entries()].map(([signature, v]) => ({ signature, ...v })).sort((a, b) => b.count - a.count),
+  );
   return summary;
 }

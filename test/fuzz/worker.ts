@@ -10,13 +10,27 @@ import { generateCase, type CaseOptions, type FuzzCase } from './case.ts';
 import { checkCase, workSize } from './execute.ts';
 
 export type Job =
-  | { readonly kind: 'generate'; readonly seed: number; readonly index: number; readonly options: CaseOptions; readonly differentials: boolean }
+  | {
+      readonly kind: 'generate';
+      readonly seed: number;
+      readonly index: number;
+      readonly options: CaseOptions;
+      readonly differentials: boolean;
+    }
   | { readonly kind: 'case'; readonly case: FuzzCase; readonly differentials: boolean };
 
 export type WorkerMessage =
   | { readonly type: 'ready'; readonly id: -1 }
   | { readonly type: 'started'; readonly id: number; readonly bytes: number; readonly format: string }
-  | { readonly type: 'result'; readonly id: number; readonly result: Awaited<ReturnType<typeof checkCase>>; readonly steps: readonly string[]; readonly file: string; readonly format: string; readonly heapAfterGc?: number }
+  | {
+      readonly type: 'result';
+      readonly id: number;
+      readonly result: Awaited<ReturnType<typeof checkCase>>;
+      readonly steps: readonly string[];
+      readonly file: string;
+      readonly format: string;
+      readonly heapAfterGc?: number;
+    }
   | { readonly type: 'broken'; readonly id: number; readonly error: string };
 
 const port = parentPort;
@@ -34,7 +48,11 @@ port.on('message', (message: { id: number; job: Job }) => {
     try {
       c = job.kind === 'generate' ? generateCase(job.seed, job.index, job.options) : job.case;
     } catch (error) {
-      port.postMessage({ type: 'broken', id, error: `case generation failed: ${(error as Error).stack ?? String(error)}` } satisfies WorkerMessage);
+      port.postMessage({
+        type: 'broken',
+        id,
+        error: `case generation failed: ${(error as Error).stack ?? String(error)}`,
+      } satisfies WorkerMessage);
       return;
     }
     port.postMessage({ type: 'started', id, bytes: workSize(c.bytes), format: c.format } satisfies WorkerMessage);
@@ -46,10 +64,22 @@ port.on('message', (message: { id: number; job: Job }) => {
         gc();
         heapAfterGc = getHeapStatistics().used_heap_size;
       }
-      port.postMessage({ type: 'result', id, result, steps: c.steps, file: c.file, format: c.format, ...(heapAfterGc !== undefined ? { heapAfterGc } : {}) } satisfies WorkerMessage);
+      port.postMessage({
+        type: 'result',
+        id,
+        result,
+        steps: c.steps,
+        file: c.file,
+        format: c.format,
+        ...(heapAfterGc !== undefined ? { heapAfterGc } : {}),
+      } satisfies WorkerMessage);
     } catch (error) {
       // An oracle itself failed: a harness bug, never to be mistaken for a kit result.
-      port.postMessage({ type: 'broken', id, error: `harness error: ${(error as Error).stack ?? String(error)}` } satisfies WorkerMessage);
+      port.postMessage({
+        type: 'broken',
+        id,
+        error: `harness error: ${(error as Error).stack ?? String(error)}`,
+      } satisfies WorkerMessage);
     }
   })();
 });

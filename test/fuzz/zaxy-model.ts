@@ -10,7 +10,15 @@ import { member, type JsonNode } from './json-tree.ts';
 import { canonical, canonicalBytes } from './python-canonical.ts';
 
 /** The seven signed header fields, in canonical (sorted) order (docs/zaxy.md, 'Signing header'). */
-export const HEADER_FIELDS = ['algorithm', 'created_at', 'merkle_root', 'nonce', 'public_key', 'session_id', 'version'] as const;
+export const HEADER_FIELDS = [
+  'algorithm',
+  'created_at',
+  'merkle_root',
+  'nonce',
+  'public_key',
+  'session_id',
+  'version',
+] as const;
 
 /**
  * docs/zaxy.md, 'Telling the shapes apart': `disclosed` → subset; else `entries` → bundle; else no
@@ -65,7 +73,8 @@ export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
   let layer = [...leaves];
   while (layer.length > 1) {
     const next: Uint8Array[] = [];
-    for (let i = 0; i < layer.length; i += 2) next.push(i + 1 < layer.length ? nodeHash(layer[i]!, layer[i + 1]!) : layer[i]!);
+    for (let i = 0; i < layer.length; i += 2)
+      next.push(i + 1 < layer.length ? nodeHash(layer[i]!, layer[i + 1]!) : layer[i]!);
     layer = next;
   }
   return layer[0]!;
@@ -78,9 +87,11 @@ export function inclusionProof(leaves: readonly Uint8Array[], index: number): [s
   let position = index;
   while (layer.length > 1) {
     const partner = position % 2 === 0 ? position + 1 : position - 1;
-    if (partner < layer.length) proof.push([Buffer.from(layer[partner]!).toString('hex'), position % 2 === 0 ? 'R' : 'L']);
+    if (partner < layer.length)
+      proof.push([Buffer.from(layer[partner]!).toString('hex'), position % 2 === 0 ? 'R' : 'L']);
     const next: Uint8Array[] = [];
-    for (let i = 0; i < layer.length; i += 2) next.push(i + 1 < layer.length ? nodeHash(layer[i]!, layer[i + 1]!) : layer[i]!);
+    for (let i = 0; i < layer.length; i += 2)
+      next.push(i + 1 < layer.length ? nodeHash(layer[i]!, layer[i + 1]!) : layer[i]!);
     layer = next;
     position = Math.floor(position / 2);
   }

@@ -12,7 +12,9 @@
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 
 /** One line of the bomb: a valid JSON object padded with 65,000 spaces, newline-terminated. */
-export const BOMB_LINE = new TextEncoder().encode(`{"type": "session",${' '.repeat(65_000)}"session": {"id": "bomb", "agent": "codex"}, "messages": []}\n`);
+export const BOMB_LINE = new TextEncoder().encode(
+  `{"type": "session",${' '.repeat(65_000)}"session": {"id": "bomb", "agent": "codex"}, "messages": []}\n`,
+);
 /** Lines in the bomb. */
 export const BOMB_LINES = 65_995;
 /** Bytes the bomb expands to. */
@@ -90,6 +92,8 @@ export function ndjsonBomb(): Uint8Array {
   const view = new DataView(trailer.buffer);
   view.setUint32(0, crc32Repeated(BOMB_LINE, BOMB_LINES), true);
   view.setUint32(4, BOMB_EXPANDED_BYTES % 2 ** 32, true);
-  cached = new Uint8Array(Buffer.concat([header, first, ...Array.from({ length: runs }, () => run), tail, finalBlock, trailer]));
+  cached = new Uint8Array(
+    Buffer.concat([header, first, ...Array.from({ length: runs }, () => run), tail, finalBlock, trailer]),
+  );
   return cached;
 }

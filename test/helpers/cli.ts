@@ -10,7 +10,10 @@ export interface CliResult {
 }
 
 /** Runs `verify-export ...args`, optionally feeding stdin. */
-export function runCli(args: readonly string[], options: { input?: Uint8Array | string; cwd?: string } = {}): CliResult {
+export function runCli(
+  args: readonly string[],
+  options: { input?: Uint8Array | string; cwd?: string } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/verify-export.js'), ...args], {
     cwd: options.cwd ?? PROJECT_ROOT,
     input: options.input,

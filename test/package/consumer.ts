@@ -1,5 +1,6 @@
 // Shared setup of the consumer tests (test/package/): the package packed once with `npm pack`
-// (which runs prepack, the full build, in a copy of the project) and installed once from that tarball into a fresh temporary
+// (which runs prepack, the full build, in a copy of the project) and installed once from that tarball into a fresh
+// temporary
 // project, as a user gets it; the README's snippets, read by their markers so that README and tests
 // cannot drift; child processes run asynchronously and killed if the test process exits; a small
 // static server on 127.0.0.1 with the headers a test asks for; Debian's Chromium through
@@ -34,7 +35,9 @@ export function readmeSnippet(name: string): { lang: string; code: string } {
   const at = readme.indexOf(marker);
   if (at < 0) throw new Error(`README.md has no ${marker}`);
   if (readme.indexOf(marker, at + marker.length) >= 0) throw new Error(`README.md has ${marker} twice`);
-  const block = /^[ \t]*\r?\n(?:[ \t]*\r?\n)*```([\w-]*)\r?\n([\s\S]*?)\r?\n```[ \t]*(?:\r?\n|$)/.exec(readme.slice(at + marker.length));
+  const block = /^[ \t]*\r?\n(?:[ \t]*\r?\n)*```([\w-]*)\r?\n([\s\S]*?)\r?\n```[ \t]*(?:\r?\n|$)/.exec(
+    readme.slice(at + marker.length),
+  );
   if (block === null) throw new Error(`README.md: no fenced block right after ${marker}`);
   return { lang: block[1]!, code: `${block[2]!}\n` };
 }
@@ -69,14 +72,19 @@ process.on('exit', () => {
  */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && key !== 'FORCE_COLOR') env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^npm_/i.test(key) && key !== 'FORCE_COLOR') env[key] = value;
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
 /** Runs a command to completion without blocking the event loop (servers in this process keep answering). */
 export function run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     children.add(child);
     let stdout = '';
     let stderr = '';
@@ -104,8 +112,16 @@ export function describeRun(label: string, result: RunResult): string {
 }
 
 /** Starts a long-running child (workerd); `stop()` ends it and waits for its exit. */
-export function startChild(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): { child: ChildProcess; output: () => string; exited: () => boolean; stop: () => Promise<void> } {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): { child: ChildProcess; output: () => string; exited: () => boolean; stop: () => Promise<void> } {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let output = '';
   const collect = (chunk: Buffer): void => {
@@ -169,17 +185,31 @@ export async function packAndInstall(): Promise<InstalledPackage> {
     // Packed from a copy of the project, so that prepack's build never rewrites the dist/ that
     // other tests may be reading at the same time.
     const project = join(root, 'project');
-    cpSync(PROJECT_ROOT, project, { recursive: true, filter: (source) => !COPY_EXCLUDED.has(relative(PROJECT_ROOT, source)) });
+    cpSync(PROJECT_ROOT, project, {
+      recursive: true,
+      filter: (source) => !COPY_EXCLUDED.has(relative(PROJECT_ROOT, source)),
+    });
     symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
     const packed = await run('npm', ['pack', '--pack-destination', packDir], { cwd: project, timeout: 150_000 });
     if (packed.status !== 0) throw new Error(describeRun('npm pack', packed));
     const tarballs = readdirSync(packDir).filter((file) => file.endsWith('.tgz'));
-    if (tarballs.length !== 1) throw new Error(`npm pack wrote ${tarballs.length} tarballs: ${tarballs.join(', ')}\n${describeRun('npm pack', packed)}`);
+    if (tarballs.length !== 1)
+      throw new Error(
+        `npm pack wrote ${tarballs.length} tarballs: ${tarballs.join(', ')}\n${describeRun('npm pack', packed)}`,
+      );
     const tarball = join(packDir, tarballs[0]!);
-    writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
-    const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier', tarball], { cwd: consumer, timeout: 120_000 });
+    writeFileSync(
+      join(consumer, 'package.json'),
+      `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--no-update-notifier', tarball], {
+      cwd: consumer,
+      timeout: 120_000,
+    });
     if (installed.status !== 0) throw new Error(describeRun('npm install', installed));
-    const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as InstalledPackage['manifest'];
+    const manifest = JSON.parse(
+      readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'),
+    ) as InstalledPackage['manifest'];
     return {
       root,
       tarball,
@@ -224,7 +254,11 @@ export interface StaticServer {
  * `hostname` only changes the origin reported (`localhost` makes a second origin on the same
  * loopback address); the socket is always bound to 127.0.0.1.
  */
-export async function serveStatic(mounts: Record<string, string>, headers: Record<string, string> = {}, hostname = '127.0.0.1'): Promise<StaticServer> {
+export async function serveStatic(
+  mounts: Record<string, string>,
+  headers: Record<string, string> = {},
+  hostname = '127.0.0.1',
+): Promise<StaticServer> {
   const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
   const requested: string[] = [];
   const server = createServer((request, response) => {
@@ -241,7 +275,12 @@ export async function serveStatic(mounts: Record<string, string>, headers: Recor
       try {
         if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
         const body = await readFile(file);
-        response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': body.byteLength, 'Cache-Control': 'no-store' });
+        response.writeHead(200, {
+          ...headers,
+          'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'Content-Length': body.byteLength,
+          'Cache-Control': 'no-store',
+        });
         response.end(body);
       } catch {
         response.writeHead(404, headers).end('not found');
@@ -273,7 +312,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePromise(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePromise(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -284,7 +325,15 @@ export function freePort(): Promise<number> {
 /** Debian's Chromium, driven by playwright-core (no browser download), as the project's other browser tests. */
 export const CHROMIUM = {
   executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+  ],
 };
 
 let browser: Promise<Browser> | undefined;

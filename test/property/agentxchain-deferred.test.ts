@@ -44,12 +44,17 @@ function streamOf(bytes: Uint8Array, cuts: readonly number[]): ReadableStream<Ui
   });
 }
 
-async function ours(bytes: Uint8Array, cuts: readonly number[] = []): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+async function ours(
+  bytes: Uint8Array,
+  cuts: readonly number[] = [],
+): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
   const parsed = await readDocument(streamOf(bytes, cuts), { maxBytes: 1 << 30 });
   assert.equal(parsed.byteLength, bytes.byteLength);
   // A deep copy reads every getter, and keeps own-key order for the comparison below. Not through
   // JSON text: that turned an Infinity (`1E309` in a damaged export) into null on this side only.
-  return parsed.ok ? { ok: true, value: structuredClone(parsed.value) as unknown } : { ok: false, message: parsed.message };
+  return parsed.ok
+    ? { ok: true, value: structuredClone(parsed.value) as unknown }
+    : { ok: false, message: parsed.message };
 }
 
 /** Same value with the same own-key order at every level. */
@@ -61,27 +66,53 @@ function assertSameDocument(actual: unknown, expected: unknown): void {
 /** Strings that stress the lexer: escapes, quotes, backslash runs, non-ASCII, astral, controls. */
 const trickyString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.string({ unit: fc.constantFrom('"', '\\', '/', '\n', '\t', '\u0000', '\u001f', 'a', '=', 'é', '😀', '\ud800', '\udc00', 'u'), maxLength: 30 }),
+  fc.string({
+    unit: fc.constantFrom('"', '\\', '/', '\n', '\t', '\u0000', '\u001f', 'a', '=', 'é', '😀', '\ud800', '\udc00', 'u'),
+    maxLength: 30,
+  }),
   fc.base64String({ maxLength: 80 }),
 );
 
 /** JSON values as a writer would put them in a file entry's `data` (objects hold strings too). */
-const dataValue = fc.oneof(trickyString, fc.constant(null), fc.integer(), fc.dictionary(fc.constantFrom('data', 'content_base64', 'files', 'x'), trickyString, { maxKeys: 3 }));
+const dataValue = fc.oneof(
+  trickyString,
+  fc.constant(null),
+  fc.integer(),
+  fc.dictionary(fc.constantFrom('data', 'content_base64', 'files', 'x'), trickyString, { maxKeys: 3 }),
+);
 
 const entry = fc.record(
-  { format: fc.constantFrom('json', 'jsonl', 'text'), bytes: fc.nat(), content_base64: fc.oneof(trickyString, fc.constant(null)), data: dataValue },
+  {
+    format: fc.constantFrom('json', 'jsonl', 'text'),
+    bytes: fc.nat(),
+    content_base64: fc.oneof(trickyString, fc.constant(null)),
+    data: dataValue,
+  },
   { requiredKeys: [] },
 );
 
-const files = fc.dictionary(fc.oneof(fc.constantFrom('a.md', '1', '__proto__', 'data', 'é/ü'), fc.string({ maxLength: 6 })), entry, { maxKeys: 5 });
+const files = fc.dictionary(
+  fc.oneof(fc.constantFrom('a.md', '1', '__proto__', 'data', 'é/ü'), fc.string({ maxLength: 6 })),
+  entry,
+  { maxKeys: 5 },
+);
 
 /** Exports with nested `repos.<id>.export` children, the places the reader defers strings. */
 const exportDocument = fc.letrec((tie) => ({
   export: fc.record(
-    { schema_version: fc.constant('0.3'), files, repos: fc.dictionary(fc.string({ maxLength: 4 }), tie('repo'), { maxKeys: 2 }), data: trickyString },
+    {
+      schema_version: fc.constant('0.3'),
+      files,
+      repos: fc.dictionary(fc.string({ maxLength: 4 }), tie('repo'), { maxKeys: 2 }),
+      data: trickyString,
+    },
     { requiredKeys: [] },
   ),
-  repo: fc.oneof({ depthSize: 'small' }, fc.record({ export: tie('export'), ok: fc.boolean() }, { requiredKeys: [] }), fc.constant(null)),
+  repo: fc.oneof(
+    { depthSize: 'small' },
+    fc.record({ export: tie('export'), ok: fc.boolean() }, { requiredKeys: [] }),
+    fc.constant(null),
+  ),
 })).export;
 
 /** Serialises with optional duplicate keys and whitespace, as hostile writers may. */
@@ -91,20 +122,26 @@ function serialise(value: unknown, duplicate: boolean, space: number): string {
   return duplicate ? text.replaceAll('"content_base64":', '"content_base64":"AAAA","content_base64":') : text;
 }
 
-test('the deferred reader gives JSON.parse\'s value, key order included, for any export and chunking', async () => {
+test("the deferred reader gives JSON.parse's value, key order included, for any export and chunking", async () => {
   await fc.assert(
-    fc.asyncProperty(exportDocument, fc.boolean(), fc.constantFrom(0, 2), fc.array(fc.nat(), { maxLength: 5 }), async (document, duplicate, space, cuts) => {
-      const bytes = encoder.encode(serialise(document, duplicate, space));
-      const expected = reference(bytes);
-      const actual = await ours(bytes, cuts);
-      assert.equal(actual.ok, expected.ok);
-      if (actual.ok && expected.ok) assertSameDocument(actual.value, expected.value);
-    }),
+    fc.asyncProperty(
+      exportDocument,
+      fc.boolean(),
+      fc.constantFrom(0, 2),
+      fc.array(fc.nat(), { maxLength: 5 }),
+      async (document, duplicate, space, cuts) => {
+        const bytes = encoder.encode(serialise(document, duplicate, space));
+        const expected = reference(bytes);
+        const actual = await ours(bytes, cuts);
+        assert.equal(actual.ok, expected.ok);
+        if (actual.ok && expected.ok) assertSameDocument(actual.value, expected.value);
+      },
+    ),
     { numRuns: 400 },
   );
 });
 
-test('damaged exports: the same verdict, and V8\'s message for the exact text when it does not parse', async () => {
+test("damaged exports: the same verdict, and V8's message for the exact text when it does not parse", async () => {
   await fc.assert(
     fc.asyncProperty(
       exportDocument,
@@ -126,7 +163,16 @@ test('damaged exports: the same verdict, and V8\'s message for the exact text wh
 
 test('deferred strings: invalid UTF-8, a BOM, raw controls and bad escapes behave as in the whole text', async () => {
   const cases = [
-    Uint8Array.from([...encoder.encode('{"files":{"a":{"data":"x'), 0xe2, 0x28, 0xa1, 0xff, ...encoder.encode('\\n","content_base64":"'), 0xc3, ...encoder.encode('QQ=="}}}')]),
+    Uint8Array.from([
+      ...encoder.encode('{"files":{"a":{"data":"x'),
+      0xe2,
+      0x28,
+      0xa1,
+      0xff,
+      ...encoder.encode('\\n","content_base64":"'),
+      0xc3,
+      ...encoder.encode('QQ=="}}}'),
+    ]),
     Uint8Array.from([0xef, 0xbb, 0xbf, ...encoder.encode('{"files":{"a":{"data":"x"}}}')]),
     encoder.encode('{"files":{"a":{"data":"tab\there"}}}'),
     encoder.encode('{"files":{"a":{"data":"\\x"}}}'),
@@ -197,25 +243,33 @@ test('tokenEqualsUtf8 says equal only when the strings are equal, and decides ev
     // JSON.stringify escapes controls, quotes and lone surrogates; also escape some characters
     // (slashes, odd non-ASCII code points) the way other writers do. Per code point (the `u`
     // flag), so both halves of a surrogate pair are escaped or neither.
-    const escape = (c: string): string => Array.from({ length: c.length }, (_, k) => `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`).join('');
-    const json = JSON.stringify(text).replace(/[\u0080-\u{10ffff}/]/gu, (c) => (c === '/' ? '\\/' : (c.codePointAt(0)! & 1) === 0 ? c : escape(c)));
+    const escape = (c: string): string =>
+      Array.from({ length: c.length }, (_, k) => `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`).join('');
+    const json = JSON.stringify(text).replace(/[\u0080-\u{10ffff}/]/gu, (c) =>
+      c === '/' ? '\\/' : (c.codePointAt(0)! & 1) === 0 ? c : escape(c),
+    );
     return encoder.encode(json);
   };
   fc.assert(
-    fc.property(trickyString, trickyString, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 2 }), (text, other, damage) => {
-      const token = tokenOf(text);
-      const denoted = JSON.parse(nodeText(token)) as string;
-      const sameBytes = encoder.encode(text);
-      const isWellFormed = !/[\ud800-\udfff]/.test(text.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''));
-      // Equal text with valid UTF-8 is always decided.
-      if (isWellFormed) assert.equal(tokenEqualsUtf8(token, sameBytes), true);
-      // Whatever the bytes, "true" means the decoded strings are equal.
-      const list = [...encoder.encode(other)];
-      for (const [at, byte] of damage) list.splice(at % (list.length + 1), 0, byte);
-      for (const bytes of [Uint8Array.from(list), sameBytes]) {
-        if (tokenEqualsUtf8(token, bytes)) assert.equal(nodeText(bytes), denoted);
-      }
-    }),
+    fc.property(
+      trickyString,
+      trickyString,
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 2 }),
+      (text, other, damage) => {
+        const token = tokenOf(text);
+        const denoted = JSON.parse(nodeText(token)) as string;
+        const sameBytes = encoder.encode(text);
+        const isWellFormed = !/[\ud800-\udfff]/.test(text.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''));
+        // Equal text with valid UTF-8 is always decided.
+        if (isWellFormed) assert.equal(tokenEqualsUtf8(token, sameBytes), true);
+        // Whatever the bytes, "true" means the decoded strings are equal.
+        const list = [...encoder.encode(other)];
+        for (const [at, byte] of damage) list.splice(at % (list.length + 1), 0, byte);
+        for (const bytes of [Uint8Array.from(list), sameBytes]) {
+          if (tokenEqualsUtf8(token, bytes)) assert.equal(nodeText(bytes), denoted);
+        }
+      },
+    ),
     { numRuns: 3000 },
   );
   // Raw invalid bytes in the token and in the content agree byte for byte: equal strings.

@@ -48,7 +48,10 @@ function chunked(bytes: Uint8Array, cuts: readonly number[]): ReadableStream<Uin
 }
 
 function oneByteChunks(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return chunked(bytes, Array.from({ length: bytes.byteLength }, (_, i) => i));
+  return chunked(
+    bytes,
+    Array.from({ length: bytes.byteLength }, (_, i) => i),
+  );
 }
 
 /** The report without its timing (the only part allowed to differ). */
@@ -82,13 +85,28 @@ describe('gzip members split anywhere', () => {
     it(`${format}/${file}`, async () => {
       const reference = comparable(await verify(plain, { name: file })) as { details: Record<string, unknown> };
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.nat({ max: plain.byteLength }), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 20 }), async (memberCuts, chunkCuts) => {
-          const points = [...new Set([0, ...memberCuts, plain.byteLength])].sort((a, b) => a - b);
-          const members = points.slice(1).map((end, i) => gzipSync(plain.subarray(points[i], end)));
-          const gz = new Uint8Array(Buffer.concat(members));
-          const report = comparable(await verify(chunked(gz, chunkCuts.map((c) => c % (gz.byteLength + 1))), { name: file })) as typeof reference & { stats: unknown };
-          assert.deepEqual({ ...report, details: { ...report.details, bytes_in: 0, compressed: false }, stats: 0 }, { ...reference, details: { ...reference.details, bytes_in: 0, compressed: false }, stats: 0 });
-        }),
+        fc.asyncProperty(
+          fc.array(fc.nat({ max: plain.byteLength }), { minLength: 1, maxLength: 6 }),
+          fc.array(fc.nat(), { maxLength: 20 }),
+          async (memberCuts, chunkCuts) => {
+            const points = [...new Set([0, ...memberCuts, plain.byteLength])].sort((a, b) => a - b);
+            const members = points.slice(1).map((end, i) => gzipSync(plain.subarray(points[i], end)));
+            const gz = new Uint8Array(Buffer.concat(members));
+            const report = comparable(
+              await verify(
+                chunked(
+                  gz,
+                  chunkCuts.map((c) => c % (gz.byteLength + 1)),
+                ),
+                { name: file },
+              ),
+            ) as typeof reference & { stats: unknown };
+            assert.deepEqual(
+              { ...report, details: { ...report.details, bytes_in: 0, compressed: false }, stats: 0 },
+              { ...reference, details: { ...reference.details, bytes_in: 0, compressed: false }, stats: 0 },
+            );
+          },
+        ),
         { numRuns: 25 },
       );
     });

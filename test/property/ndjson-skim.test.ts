@@ -17,7 +17,11 @@ function expected(value: unknown, opaque = false, stringOnly = false): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      out[key] = expected(item, opaque || PROFILE.opaque.includes(key), PROFILE.stringOnly.includes(key) && typeof item === 'string');
+      out[key] = expected(
+        item,
+        opaque || PROFILE.opaque.includes(key),
+        PROFILE.stringOnly.includes(key) && typeof item === 'string',
+      );
     }
     return out;
   }
@@ -103,10 +107,33 @@ describe('JSON skimming', () => {
   });
 
   it('agrees with JSON.parse on validity and UTF-8 validity of damaged texts', () => {
-    const edit = fc.record({ at: fc.nat(), byte: fc.constantFrom(0x22, 0x5c, 0x00, 0x0a, 0x7b, 0x7d, 0x2c, 0x3a, 0x75, 0x80, 0xc3, 0xe2, 0xed, 0xf0, 0xff, 0x41), remove: fc.boolean() });
+    const edit = fc.record({
+      at: fc.nat(),
+      byte: fc.constantFrom(
+        0x22,
+        0x5c,
+        0x00,
+        0x0a,
+        0x7b,
+        0x7d,
+        0x2c,
+        0x3a,
+        0x75,
+        0x80,
+        0xc3,
+        0xe2,
+        0xed,
+        0xf0,
+        0xff,
+        0x41,
+      ),
+      remove: fc.boolean(),
+    });
     fc.assert(
       fc.property(jsonValue, fc.array(edit, { minLength: 1, maxLength: 3 }), cutsArb, (value, edits, cuts) => {
-        const bytes = Array.from(new TextEncoder().encode(JSON.stringify({ text: value, content: 'x', input: [value] })));
+        const bytes = Array.from(
+          new TextEncoder().encode(JSON.stringify({ text: value, content: 'x', input: [value] })),
+        );
         for (const { at, byte, remove } of edits) {
           const position = at % (bytes.length + 1);
           if (remove && bytes.length > 0) bytes.splice(Math.min(position, bytes.length - 1), 1);

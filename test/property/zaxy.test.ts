@@ -19,7 +19,6 @@ import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
 import type { Report } from '../../src/report.ts';
 
-
 interface Case {
   readonly file: string;
   readonly shape: string;
@@ -29,14 +28,24 @@ interface Case {
   readonly expected: { ok: boolean; reason: string | null } | null;
 }
 
-const HEADER = ['version', 'algorithm', 'public_key', 'session_id', 'created_at', 'nonce', 'merkle_root', 'signature'] as const;
+const HEADER = [
+  'version',
+  'algorithm',
+  'public_key',
+  'session_id',
+  'created_at',
+  'nonce',
+  'merkle_root',
+  'signature',
+] as const;
 const cases = loadCases<Case>('zaxy');
 const read = (file: string): Map<string, JsonValue> => {
   const result = readJson(readFileSync(fixturePath('zaxy', file)));
   assert.ok(result.ok, file);
   return result.value as Map<string, JsonValue>;
 };
-const sameHeader = (a: Map<string, JsonValue>, b: Map<string, JsonValue>): boolean => HEADER.every((key) => a.get(key) === b.get(key));
+const sameHeader = (a: Map<string, JsonValue>, b: Map<string, JsonValue>): boolean =>
+  HEADER.every((key) => a.get(key) === b.get(key));
 
 /** The selectors Zaxy's disclose_export_bundle was called with (manifest notes). */
 const SELECTORS: Record<string, DisclosureSelector> = {
@@ -44,8 +53,12 @@ const SELECTORS: Record<string, DisclosureSelector> = {
   'subset-ed25519-n5-selector-semantic-since.json': { grains: ['semantic'], since_seq: 1, max_seq: 2 },
 };
 
-test('discloseSubset reproduces the fixtures\' subsets byte for byte from their bundles', async () => {
-  const bundles = cases.filter((c) => c.shape === 'signed' && (c.expected?.ok || c.expected?.reason === 'public key does not match the pinned/expected key'));
+test("discloseSubset reproduces the fixtures' subsets byte for byte from their bundles", async () => {
+  const bundles = cases.filter(
+    (c) =>
+      c.shape === 'signed' &&
+      (c.expected?.ok || c.expected?.reason === 'public key does not match the pinned/expected key'),
+  );
   let compared = 0;
   for (const subsetCase of cases.filter((c) => c.category === 'subset-valid')) {
     const subset = read(subsetCase.file);
@@ -55,7 +68,11 @@ test('discloseSubset reproduces the fixtures\' subsets byte for byte from their 
     const selection = SELECTORS[subsetCase.file] ?? indices;
     const result = await discloseSubset(readFileSync(fixturePath('zaxy', source.file)), selection, { sha256 });
     assert.ok(result.ok, subsetCase.file);
-    assert.equal(result.json, readFileSync(fixturePath('zaxy', subsetCase.file), 'utf8'), `${subsetCase.file} from ${source.file}`);
+    assert.equal(
+      result.json,
+      readFileSync(fixturePath('zaxy', subsetCase.file), 'utf8'),
+      `${subsetCase.file} from ${source.file}`,
+    );
     assert.deepEqual(result.indices, indices);
     compared++;
   }
@@ -66,12 +83,24 @@ test('subsets whose bundle differs only in its signer disclose the same entries 
   let compared = 0;
   for (const subsetCase of cases.filter((c) => c.category === 'subset-valid')) {
     const subset = read(subsetCase.file);
-    const source = cases.find((b) => b.shape === 'signed' && b.expected?.ok && read(b.file).get('merkle_root') === subset.get('merkle_root') && !sameHeader(read(b.file), subset));
+    const source = cases.find(
+      (b) =>
+        b.shape === 'signed' &&
+        b.expected?.ok &&
+        read(b.file).get('merkle_root') === subset.get('merkle_root') &&
+        !sameHeader(read(b.file), subset),
+    );
     if (source === undefined) continue;
     const disclosed = subset.get('disclosed') as Map<string, JsonValue>[];
-    const result = await discloseSubset(readFileSync(fixturePath('zaxy', source.file)), disclosed.map((d) => Number(d.get('index'))), { sha256 });
+    const result = await discloseSubset(
+      readFileSync(fixturePath('zaxy', source.file)),
+      disclosed.map((d) => Number(d.get('index'))),
+      { sha256 },
+    );
     assert.ok(result.ok);
-    const ours = (readJson(new TextEncoder().encode(result.json)) as { value: Map<string, JsonValue> }).value.get('disclosed');
+    const ours = (readJson(new TextEncoder().encode(result.json)) as { value: Map<string, JsonValue> }).value.get(
+      'disclosed',
+    );
     assert.equal(pythonJsonDumps(ours!, { indent: 2 }), pythonJsonDumps(disclosed, { indent: 2 }), subsetCase.file);
     compared++;
   }
@@ -83,7 +112,10 @@ test('discloseSubset refuses unsigned envelopes and out-of-range indices, and re
   assert.deepEqual(unsigned, { ok: false, reason: 'disclosure requires a signed bundle (merkle_root + signature)' });
   const outOfRange = await discloseSubset(readFileSync(fixturePath('zaxy', 'signed-ed25519-n3.json')), [3], { sha256 });
   assert.equal(outOfRange.ok, false);
-  await assert.rejects(discloseSubset(readFileSync(fixturePath('zaxy', 'signed-ed25519-n3.json')), { grains: [] }), TypeError);
+  await assert.rejects(
+    discloseSubset(readFileSync(fixturePath('zaxy', 'signed-ed25519-n3.json')), { grains: [] }),
+    TypeError,
+  );
   await assert.rejects(discloseSubset(readFileSync(fixturePath('zaxy', 'signed-ed25519-n3.json')), [0.5]), TypeError);
 });
 
@@ -104,14 +136,31 @@ function buildBundle(contents: JsonValue[]): string {
     ['session_id', 'prop'],
     ['created_at', '2026-06-15T00:00:00+00:00'],
     ['nonce', '0123456789abcdef0123456789abcdef'],
-    ['merkle_root', toHex(merkleRoot(canonical.map((bytes) => leafHash(bytes, sha256)), sha256))],
+    [
+      'merkle_root',
+      toHex(
+        merkleRoot(
+          canonical.map((bytes) => leafHash(bytes, sha256)),
+          sha256,
+        ),
+      ),
+    ],
   ]);
   const signed = canonicalJson(header);
   assert.ok(signed.ok);
   const bundle: JsonObject = new Map([
     ...header,
     ['anchor', null],
-    ['entries', contents.map((content, i) => new Map<string, JsonValue>([['id', toHex(sha256.digest(canonical[i]!))], ['content', content]]))],
+    [
+      'entries',
+      contents.map(
+        (content, i) =>
+          new Map<string, JsonValue>([
+            ['id', toHex(sha256.digest(canonical[i]!))],
+            ['content', content],
+          ]),
+      ),
+    ],
     ['signature', toHex(new Uint8Array(nodeSign(null, signed.bytes, keyPair.privateKey)))],
   ]);
   return pythonJsonDumps(bundle, { indent: 2 });
@@ -140,7 +189,10 @@ test('random bundles (1..300 entries): every disclosure verifies; a flipped cont
       fc.nat(),
       async (contents, picks, bit) => {
         const bundle = buildBundle(contents);
-        assert.deepEqual(toZaxyJson(await verifyZaxy(bundle, { sha256, expectPublicKey: publicKey })), { ok: true, reason: null });
+        assert.deepEqual(toZaxyJson(await verifyZaxy(bundle, { sha256, expectPublicKey: publicKey })), {
+          ok: true,
+          reason: null,
+        });
         const indices = picks.map((pick) => pick % contents.length);
         const result = await discloseSubset(bundle, indices, { sha256 });
         assert.ok(result.ok);
@@ -161,7 +213,10 @@ test('random bundles (1..300 entries): every disclosure verifies; a flipped cont
         } else {
           (target.get('content') as Map<string, JsonValue>).set('seq', 1000n);
         }
-        const tampered = await verifyZaxy(pythonJsonDumps(subset, { indent: 2 }), { sha256, expectPublicKey: publicKey });
+        const tampered = await verifyZaxy(pythonJsonDumps(subset, { indent: 2 }), {
+          sha256,
+          expectPublicKey: publicKey,
+        });
         assert.equal(toZaxyJson(tampered).ok, false);
         assert.match(toZaxyJson(tampered).reason!, /^inclusion proof failed for index \d+$/);
       },
@@ -184,28 +239,38 @@ test('any chunking of the input, keeping all or little of it, gives the same rep
   const withoutStats = (report: Report): string => JSON.stringify({ ...report, stats: null });
   let droppedAndEqual = 0;
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...files), fc.integer({ min: 1, max: 600 }), fc.integer(), fc.option(fc.integer({ min: 1, max: 4000 })), async (file, maxChunk, seed, retained) => {
-      const bytes = new Uint8Array(readFileSync(file));
-      const whole = await verifyZaxy(bytes, { sha256, name: 'x' });
-      let offset = 0;
-      let state = seed;
-      const stream = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (offset >= bytes.length) return controller.close();
-          state = (state * 1103515245 + 12345) | 0;
-          const size = 1 + (Math.abs(state) % maxChunk);
-          controller.enqueue(bytes.slice(offset, offset + size));
-          offset += size;
-        },
-      });
-      const streamed = await verifyZaxy(stream, { sha256, name: 'x', ...(retained === null ? {} : { limits: { maxRetainedBytes: retained } }) });
-      if (retained !== null && streamed.findings.some((finding) => finding.code === 'limit.retained_bytes')) {
-        assert.equal(streamed.overall, 'error', file);
-        return;
-      }
-      assert.equal(withoutStats(streamed), withoutStats(whole), file);
-      if (retained !== null && bytes.length > retained + 600) droppedAndEqual++;
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...files),
+      fc.integer({ min: 1, max: 600 }),
+      fc.integer(),
+      fc.option(fc.integer({ min: 1, max: 4000 })),
+      async (file, maxChunk, seed, retained) => {
+        const bytes = new Uint8Array(readFileSync(file));
+        const whole = await verifyZaxy(bytes, { sha256, name: 'x' });
+        let offset = 0;
+        let state = seed;
+        const stream = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (offset >= bytes.length) return controller.close();
+            state = (state * 1103515245 + 12345) | 0;
+            const size = 1 + (Math.abs(state) % maxChunk);
+            controller.enqueue(bytes.slice(offset, offset + size));
+            offset += size;
+          },
+        });
+        const streamed = await verifyZaxy(stream, {
+          sha256,
+          name: 'x',
+          ...(retained === null ? {} : { limits: { maxRetainedBytes: retained } }),
+        });
+        if (retained !== null && streamed.findings.some((finding) => finding.code === 'limit.retained_bytes')) {
+          assert.equal(streamed.overall, 'error', file);
+          return;
+        }
+        assert.equal(withoutStats(streamed), withoutStats(whole), file);
+        if (retained !== null && bytes.length > retained + 600) droppedAndEqual++;
+      },
+    ),
     { numRuns: 400 },
   );
   assert.ok(droppedAndEqual >= 50, `only ${droppedAndEqual} runs dropped bytes and compared`);

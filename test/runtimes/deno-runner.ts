@@ -27,7 +27,7 @@ interface DenoCase {
 const encoder = new TextEncoder();
 async function print(value: unknown): Promise<void> {
   const bytes = encoder.encode(`${JSON.stringify(value)}\n`);
-  for (let offset = 0; offset < bytes.byteLength; ) offset += await Deno.stdout.write(bytes.subarray(offset));
+  for (let offset = 0; offset < bytes.byteLength;) offset += await Deno.stdout.write(bytes.subarray(offset));
 }
 
 const [casesFile, wasmFile] = Deno.args;
@@ -47,7 +47,8 @@ async function sha256Mismatches(sha256: Sha256): Promise<number[]> {
   for (let i = 0; i < 40; i++) sizes.push(Math.floor(Math.random() * 300_000));
   for (const size of sizes) {
     const data = new Uint8Array(size);
-    for (let offset = 0; offset < size; offset += 65536) crypto.getRandomValues(data.subarray(offset, Math.min(size, offset + 65536)));
+    for (let offset = 0; offset < size; offset += 65536)
+      crypto.getRandomValues(data.subarray(offset, Math.min(size, offset + 65536)));
     const expected = toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', data)));
     const hasher = sha256.create();
     const cut = Math.floor(Math.random() * (size + 1));
@@ -64,4 +65,12 @@ for (const fixture of cases.filter((c) => c.file.startsWith('sigver-'))) {
 
 const fromBytes = await sha256Mismatches(await loadSha256());
 const fromModule = await sha256Mismatches(await initSha256(await Deno.readFile(wasmFile!)));
-await print({ summary: { cases: cases.length, deno: Deno.version.deno, v8: Deno.version.v8, sha256: { fromBytes, fromModule }, sigver } });
+await print({
+  summary: {
+    cases: cases.length,
+    deno: Deno.version.deno,
+    v8: Deno.version.v8,
+    sha256: { fromBytes, fromModule },
+    sigver,
+  },
+});

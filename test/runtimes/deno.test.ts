@@ -11,7 +11,16 @@ import { after, before, describe, it } from 'node:test';
 import { statusForReport } from '../../src/edge/response.ts';
 import { FIXTURES, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { extractSha256Wasm } from '../../build/wasm.mjs';
-import { allFixtureCases, assertSameBytesRead, caseQuery, comparable, FORMATS, freePort, nodeReport, type FixtureCase } from './harness.ts';
+import {
+  allFixtureCases,
+  assertSameBytesRead,
+  caseQuery,
+  comparable,
+  FORMATS,
+  freePort,
+  nodeReport,
+  type FixtureCase,
+} from './harness.ts';
 import { within } from './http.ts';
 import type { Report } from '../../src/report.ts';
 
@@ -21,7 +30,13 @@ const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1
 describe('core under Deno', { timeout: 180_000 }, () => {
   const cases = allFixtureCases();
   const reports = new Map<string, Report>();
-  let summary: { cases: number; deno: string; v8: string; sha256: { fromBytes: number[]; fromModule: number[] }; sigver: Record<string, { ran: number; wrong: number[] }> };
+  let summary: {
+    cases: number;
+    deno: string;
+    v8: string;
+    sha256: { fromBytes: number[]; fromModule: number[] };
+    sigver: Record<string, { ran: number; wrong: number[] }>;
+  };
 
   before(() => {
     const work = mkdtempSync(join(tmpdir(), 'verify-export-deno-'));
@@ -29,13 +44,25 @@ describe('core under Deno', { timeout: 180_000 }, () => {
       const casesFile = join(work, 'cases.json');
       writeFileSync(casesFile, JSON.stringify(cases));
       const wasmFile = extractSha256Wasm();
-      const result = spawnSync(DENO, ['run', '--no-prompt', '--conditions=verify-export-source', `--allow-read=${FIXTURES},${casesFile},${wasmFile}`, 'test/runtimes/deno-runner.ts', casesFile, wasmFile], {
-        cwd: PROJECT_ROOT,
-        env: DENO_ENV,
-        encoding: 'utf8',
-        maxBuffer: 512 * 1024 * 1024,
-        timeout: 150_000,
-      });
+      const result = spawnSync(
+        DENO,
+        [
+          'run',
+          '--no-prompt',
+          '--conditions=verify-export-source',
+          `--allow-read=${FIXTURES},${casesFile},${wasmFile}`,
+          'test/runtimes/deno-runner.ts',
+          casesFile,
+          wasmFile,
+        ],
+        {
+          cwd: PROJECT_ROOT,
+          env: DENO_ENV,
+          encoding: 'utf8',
+          maxBuffer: 512 * 1024 * 1024,
+          timeout: 150_000,
+        },
+      );
       if (result.status !== 0) throw new Error(`deno exited with ${result.status ?? result.signal}:\n${result.stderr}`);
       for (const line of result.stdout.split('\n').filter(Boolean)) {
         const record = JSON.parse(line) as { file?: string; report?: Report; summary?: typeof summary };
@@ -90,11 +117,27 @@ describe('Deno.serve entry (src/edge/deno.ts)', { timeout: 120_000 }, () => {
 
   before(async () => {
     const port = await freePort();
-    const child = spawn(DENO, ['run', '--no-prompt', '--conditions=verify-export-source', `--allow-net=127.0.0.1:${port}`, '--allow-env=LISTEN_HOST,PORT,MAX_BODY_BYTES,MAX_BUFFERED_BYTES,MAX_RETAINED_BYTES,CORS_ORIGINS', 'src/edge/deno.ts'], {
-      cwd: PROJECT_ROOT,
-      env: { ...DENO_ENV, PORT: String(port), MAX_BODY_BYTES: String(MAX_BODY_BYTES), CORS_ORIGINS: 'https://app.example' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      DENO,
+      [
+        'run',
+        '--no-prompt',
+        '--conditions=verify-export-source',
+        `--allow-net=127.0.0.1:${port}`,
+        '--allow-env=LISTEN_HOST,PORT,MAX_BODY_BYTES,MAX_BUFFERED_BYTES,MAX_RETAINED_BYTES,CORS_ORIGINS',
+        'src/edge/deno.ts',
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        env: {
+          ...DENO_ENV,
+          PORT: String(port),
+          MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+          CORS_ORIGINS: 'https://app.example',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     process.on('exit', () => child.kill('SIGKILL'));
     let output = '';
@@ -140,7 +183,10 @@ describe('Deno.serve entry (src/edge/deno.ts)', { timeout: 120_000 }, () => {
   });
 
   it('takes CORS origins from the environment', async () => {
-    const response = await fetch(base, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const response = await fetch(base, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), 'https://app.example');
   });

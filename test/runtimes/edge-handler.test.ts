@@ -14,12 +14,24 @@ import type { Report } from '../../src/report.ts';
 const URL_BASE = 'http://edge.test/';
 
 function post(body: BodyInit | null, init: { query?: string; headers?: Record<string, string> } = {}): Request {
-  return new Request(URL_BASE + (init.query ?? ''), { method: 'POST', body, headers: init.headers ?? {}, duplex: 'half' } as RequestInit);
+  return new Request(URL_BASE + (init.query ?? ''), {
+    method: 'POST',
+    body,
+    headers: init.headers ?? {},
+    duplex: 'half',
+  } as RequestInit);
 }
 
-async function answer(request: Request, options?: EdgeOptions): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }> {
+async function answer(
+  request: Request,
+  options?: EdgeOptions,
+): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }> {
   const response = await handleVerifyRequest(request, options);
-  return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 /** A well-formed endless codex-exec body that counts how much of it was pulled. */
@@ -62,7 +74,12 @@ describe('edge handler: the HTTP contract', () => {
       ({ overall, findings: code ? [{ code, path: '$', message: '', severity: 'error' }] : [] }) as unknown as Report;
     assert.equal(statusForReport(report('pass')), 200);
     assert.equal(statusForReport(report('fail', 'gzip.crc_mismatch')), 422);
-    for (const code of ['limit.input_bytes', 'limit.buffered_bytes', 'limit.decompressed_bytes', 'limit.compression_ratio']) {
+    for (const code of [
+      'limit.input_bytes',
+      'limit.buffered_bytes',
+      'limit.decompressed_bytes',
+      'limit.compression_ratio',
+    ]) {
       assert.equal(statusForReport(report('error', code)), 413, code);
     }
     assert.equal(statusForReport(report('error', 'kit.internal_error')), 500);
@@ -100,7 +117,15 @@ describe('edge handler: the HTTP contract', () => {
       assert.equal(status, 415, JSON.stringify(headers));
       assert.equal(json['error'], 'unsupported_media_type');
     }
-    for (const type of ['application/json', 'application/x-ndjson; charset=utf-8', 'application/gzip', 'application/octet-stream', 'text/plain', 'application/vnd.x+json', 'application/x-www-form-urlencoded']) {
+    for (const type of [
+      'application/json',
+      'application/x-ndjson; charset=utf-8',
+      'application/gzip',
+      'application/octet-stream',
+      'text/plain',
+      'application/vnd.x+json',
+      'application/x-www-form-urlencoded',
+    ]) {
       const { status } = await answer(post('{}', { headers: { 'content-type': type } }));
       assert.equal(status, 400, type); // read and verified: `{}` is no known format
     }
@@ -118,7 +143,10 @@ describe('edge handler: the HTTP contract', () => {
 
   it('refuses a declared oversize body with 413 before reading any of it', async () => {
     const body = endlessBody();
-    const { status, json } = await answer(post(body.stream, { headers: { 'content-length': String(10 * 1024 * 1024) } }), { maxBodyBytes: 1024 * 1024 });
+    const { status, json } = await answer(
+      post(body.stream, { headers: { 'content-length': String(10 * 1024 * 1024) } }),
+      { maxBodyBytes: 1024 * 1024 },
+    );
     assert.equal(status, 413);
     const report = json as unknown as Report;
     assert.equal(report.overall, 'error');
@@ -133,9 +161,15 @@ describe('edge handler: the HTTP contract', () => {
     const response = await handleVerifyRequest(post(body.stream), { maxBodyBytes: limit });
     const pulledWhenAnswered = body.pulled();
     assert.equal(response.status, 413);
-    assert.ok(pulledWhenAnswered <= limit + 4 * 64 * 1024, `pulled ${pulledWhenAnswered} bytes for a ${limit}-byte limit`);
+    assert.ok(
+      pulledWhenAnswered <= limit + 4 * 64 * 1024,
+      `pulled ${pulledWhenAnswered} bytes for a ${limit}-byte limit`,
+    );
     const report = (await response.json()) as Report;
-    assert.deepEqual(report.findings.map((finding) => finding.code), ['limit.input_bytes']);
+    assert.deepEqual(
+      report.findings.map((finding) => finding.code),
+      ['limit.input_bytes'],
+    );
     // Lingering then discards at most one more limit's worth before closing the upload.
     assert.ok(body.pulled() <= 2 * limit + 4 * 64 * 1024, `pulled ${body.pulled()} bytes in all`);
   });
@@ -198,10 +232,16 @@ describe('edge handler: the HTTP contract', () => {
     const bundle = zaxy.find((c) => c.file === 'signed-ed25519-n33.json')!;
     const subset = zaxy.find((c) => c.file === 'subset-ed25519-n100-middle.json')!;
     const options = { limits: { maxRetainedBytes: 256 } };
-    const signed = await answer(post(chunkedStream(new Uint8Array(readFileSync(bundle.path)), 100), { query: caseQuery(bundle) }), options);
+    const signed = await answer(
+      post(chunkedStream(new Uint8Array(readFileSync(bundle.path)), 100), { query: caseQuery(bundle) }),
+      options,
+    );
     assert.deepEqual(comparable(signed.json as unknown as Report), comparable(await nodeReport(bundle)));
     assert.equal(signed.status, 200);
-    const refused = await answer(post(chunkedStream(new Uint8Array(readFileSync(subset.path)), 100), { query: caseQuery(subset) }), options);
+    const refused = await answer(
+      post(chunkedStream(new Uint8Array(readFileSync(subset.path)), 100), { query: caseQuery(subset) }),
+      options,
+    );
     assert.equal(refused.status, 413);
     assert.ok(hasCode(refused.json as unknown as Report, 'limit.retained_bytes'));
   });
@@ -216,7 +256,9 @@ describe('edge handler: the HTTP contract', () => {
   it('reads a gzip body by its magic, and holds Content-Encoding: gzip to it', async () => {
     const gz = gzipSync(readFileSync(fixture.path));
     const plain = await answer(post(gz, { query: `?name=${fixture.file}` }));
-    const declared = await answer(post(gz, { query: `?name=${fixture.file}`, headers: { 'content-encoding': 'gzip' } }));
+    const declared = await answer(
+      post(gz, { query: `?name=${fixture.file}`, headers: { 'content-encoding': 'gzip' } }),
+    );
     assert.deepEqual(comparable(declared.json as unknown as Report), comparable(plain.json as unknown as Report));
     const liar = await answer(post('{"not":"gzip"}', { headers: { 'content-encoding': 'gzip' } }));
     assert.equal(liar.status, 400);
@@ -247,9 +289,14 @@ describe('edge handler: the HTTP contract', () => {
     const listed = await handleVerifyRequest(post('{}', { headers: origin }), { cors: ['https://app.example'] });
     assert.equal(listed.headers.get('access-control-allow-origin'), 'https://app.example');
     assert.equal(listed.headers.get('vary'), 'Origin');
-    const other = await handleVerifyRequest(post('{}', { headers: { origin: 'https://evil.example' } }), { cors: ['https://app.example'] });
+    const other = await handleVerifyRequest(post('{}', { headers: { origin: 'https://evil.example' } }), {
+      cors: ['https://app.example'],
+    });
     assert.equal(other.headers.get('access-control-allow-origin'), null);
-    const preflight = await handleVerifyRequest(new Request(URL_BASE, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'POST' } }), { cors: true });
+    const preflight = await handleVerifyRequest(
+      new Request(URL_BASE, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'POST' } }),
+      { cors: true },
+    );
     assert.equal(preflight.status, 204);
     assert.match(preflight.headers.get('access-control-allow-methods')!, /POST/);
     assert.match(preflight.headers.get('access-control-allow-headers')!, /X-Expect-Public-Key/);
@@ -257,12 +304,23 @@ describe('edge handler: the HTTP contract', () => {
 
   it('reads its options from environment strings, ignoring malformed numbers', () => {
     assert.deepEqual(optionsFromEnv({}), {});
-    assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1048576', MAX_BUFFERED_BYTES: '2048', MAX_RETAINED_BYTES: '1024', CORS_ORIGINS: ' https://a.example , https://b.example ' }), {
-      maxBodyBytes: 1048576,
-      limits: { maxBufferedBytes: 2048, maxRetainedBytes: 1024 },
-      cors: ['https://a.example', 'https://b.example'],
-    });
-    assert.deepEqual(optionsFromEnv({ MAX_BODY_BYTES: '1e9', MAX_BUFFERED_BYTES: '-5', MAX_RETAINED_BYTES: 'x', CORS_ORIGINS: '*' }), { cors: true });
+    assert.deepEqual(
+      optionsFromEnv({
+        MAX_BODY_BYTES: '1048576',
+        MAX_BUFFERED_BYTES: '2048',
+        MAX_RETAINED_BYTES: '1024',
+        CORS_ORIGINS: ' https://a.example , https://b.example ',
+      }),
+      {
+        maxBodyBytes: 1048576,
+        limits: { maxBufferedBytes: 2048, maxRetainedBytes: 1024 },
+        cors: ['https://a.example', 'https://b.example'],
+      },
+    );
+    assert.deepEqual(
+      optionsFromEnv({ MAX_BODY_BYTES: '1e9', MAX_BUFFERED_BYTES: '-5', MAX_RETAINED_BYTES: 'x', CORS_ORIGINS: '*' }),
+      { cors: true },
+    );
   });
 
   it('throws TypeError for a misconfigured maxBodyBytes or lingerMs (operator error)', async () => {

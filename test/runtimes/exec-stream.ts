@@ -11,7 +11,16 @@ function beginLine(): string {
   return JSON.stringify({
     type: 'exec:begin',
     timestamp: '2026-11-22T01:36:37.731Z',
-    payload: { attempt: 1, correlationId: CORRELATION_ID, command: 'cat big', args: [], cwd: '/tmp', sessionId: CORRELATION_ID, sandboxState: 'sandboxed', persisted: false },
+    payload: {
+      attempt: 1,
+      correlationId: CORRELATION_ID,
+      command: 'cat big',
+      args: [],
+      cwd: '/tmp',
+      sessionId: CORRELATION_ID,
+      sandboxState: 'sandboxed',
+      persisted: false,
+    },
   });
 }
 

@@ -32,7 +32,9 @@ interface ManifestEntry {
 /** Every case of every format's manifest (throws when a manifest has none). */
 export function allFixtureCases(): FixtureCase[] {
   return FORMATS.flatMap((format) =>
-    loadCases<ManifestEntry>(format, (manifest) => (Array.isArray(manifest) ? manifest : (manifest as { cases: ManifestEntry[] }).cases)).map((entry) => ({
+    loadCases<ManifestEntry>(format, (manifest) =>
+      Array.isArray(manifest) ? manifest : (manifest as { cases: ManifestEntry[] }).cases,
+    ).map((entry) => ({
       format,
       file: entry.file,
       path: fixturePath(format, entry.file),
@@ -95,7 +97,10 @@ export function assertSameBytesRead(actual: Report, expected: Report, inputBytes
   if (expected.stats.bytes_read === inputBytes) {
     assert.equal(actual.stats.bytes_read, inputBytes, 'bytes_read: the whole input, as in Node');
   } else {
-    assert.ok(actual.stats.bytes_read <= inputBytes, `bytes_read ${actual.stats.bytes_read} is at most the input's ${inputBytes}`);
+    assert.ok(
+      actual.stats.bytes_read <= inputBytes,
+      `bytes_read ${actual.stats.bytes_read} is at most the input's ${inputBytes}`,
+    );
   }
 }
 
@@ -107,7 +112,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -142,7 +149,11 @@ process.on('exit', () => {
  * serves each spec on its own 127.0.0.1 port in one real workerd process. Resolves once every
  * worker answers `GET /`; the process is killed when the test process exits, whatever happens.
  */
-export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: Record<string, string> = {}, options: { v8Flags?: string[] } = {}): Promise<RunningWorkerd> {
+export async function startWorkerd(
+  specs: readonly WorkerSpec[],
+  extraEntries: Record<string, string> = {},
+  options: { v8Flags?: string[] } = {},
+): Promise<RunningWorkerd> {
   const outDir = mkdtempSync(join(tmpdir(), 'verify-export-workerd-'));
   await buildWorker({ outDir, entries: { 'worker.js': 'src/edge/worker.ts', ...extraEntries } });
   const ports = await Promise.all(specs.map(() => freePort()));
@@ -161,26 +172,52 @@ export async function startWorkerd(specs: readonly WorkerSpec[], extraEntries: R
  */
 export async function startWorkerdFromWrangler(wranglerConfig: string): Promise<RunningWorkerd> {
   // JSONC: whole-line comments only (what deploy/wrangler.jsonc holds).
-  const config = JSON.parse(readFileSync(wranglerConfig, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { main: string; compatibility_date: string; vars?: Record<string, string> };
-  assert.equal(config.compatibility_date, COMPATIBILITY_DATE, 'the wrangler config is deployed at the date the worker is tested for');
+  const config = JSON.parse(readFileSync(wranglerConfig, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as {
+    main: string;
+    compatibility_date: string;
+    vars?: Record<string, string>;
+  };
+  assert.equal(
+    config.compatibility_date,
+    COMPATIBILITY_DATE,
+    'the wrangler config is deployed at the date the worker is tested for',
+  );
   const outDir = mkdtempSync(join(tmpdir(), 'verify-export-wrangler-'));
-  await buildWorker({ outDir, entries: { 'worker.js': relative(PROJECT_ROOT, resolve(dirname(wranglerConfig), config.main)) }, fromSources: false });
+  await buildWorker({
+    outDir,
+    entries: { 'worker.js': relative(PROJECT_ROOT, resolve(dirname(wranglerConfig), config.main)) },
+    fromSources: false,
+  });
   const port = await freePort();
   const configFile = join(outDir, 'workerd.capnp');
-  writeFileSync(configFile, workerdConfigFor([{ name: 'main', address: `127.0.0.1:${port}`, vars: config.vars ?? {} }]));
-  return serveWorkerd([configFile], { main: `http://127.0.0.1:${port}/` }, () => rmSync(outDir, { recursive: true, force: true }));
+  writeFileSync(
+    configFile,
+    workerdConfigFor([{ name: 'main', address: `127.0.0.1:${port}`, vars: config.vars ?? {} }]),
+  );
+  return serveWorkerd([configFile], { main: `http://127.0.0.1:${port}/` }, () =>
+    rmSync(outDir, { recursive: true, force: true }),
+  );
 }
 
-async function serveWorkerd(args: readonly string[], urls: Record<string, string>, cleanUp: () => void): Promise<RunningWorkerd> {
+async function serveWorkerd(
+  args: readonly string[],
+  urls: Record<string, string>,
+  cleanUp: () => void,
+): Promise<RunningWorkerd> {
   // WORKERD_STDOUT=1 shows workerd's output (e.g. V8's --trace-gc lines when diagnosing memory).
-  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/workerd'), ['serve', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', process.env['WORKERD_STDOUT'] ? 'inherit' : 'ignore', 'pipe'] });
+  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/workerd'), ['serve', ...args], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', process.env['WORKERD_STDOUT'] ? 'inherit' : 'ignore', 'pipe'],
+  });
   running.add(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-8000);
   });
   let exited = false;
-  const exit = new Promise<void>((resolve) => child.on('exit', () => ((exited = true), running.delete(child), resolve())));
+  const exit = new Promise<void>((resolve) =>
+    child.on('exit', () => ((exited = true), running.delete(child), resolve())),
+  );
   const status = (field: 'VmHWM' | 'VmRSS'): number => {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : Number.NaN;
@@ -212,5 +249,12 @@ async function serveWorkerd(args: readonly string[], urls: Record<string, string
       }
     }
   }
-  return { pid: child.pid!, urls, peakBytes: () => status('VmHWM'), residentBytes: () => status('VmRSS'), alive: () => !exited, stop };
+  return {
+    pid: child.pid!,
+    urls,
+    peakBytes: () => status('VmHWM'),
+    residentBytes: () => status('VmRSS'),
+    alive: () => !exited,
+    stop,
+  };
 }

@@ -13,7 +13,10 @@ export interface RawResponse {
  * the answer's status line arrives, whether or not the body was finished, and the whole
  * `response`. Write errors after the answer (the server closed its side) are ignored.
  */
-export function openUpload(url: string, headers: Record<string, string | number> = {}): { request: ClientRequest; answered: Promise<void>; response: Promise<RawResponse> } {
+export function openUpload(
+  url: string,
+  headers: Record<string, string | number> = {},
+): { request: ClientRequest; answered: Promise<void>; response: Promise<RawResponse> } {
   const request = httpRequest(url, { method: 'POST', headers });
   const answered = new Promise<void>((resolve) => request.on('response', () => resolve()));
   const response = new Promise<RawResponse>((resolve, reject) => {
@@ -22,7 +25,13 @@ export function openUpload(url: string, headers: Record<string, string | number>
       const chunks: Buffer[] = [];
       message.on('data', (chunk: Buffer) => chunks.push(chunk));
       message.on('error', reject);
-      message.on('end', () => resolve({ status: message.statusCode ?? 0, headers: message.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      message.on('end', () =>
+        resolve({
+          status: message.statusCode ?? 0,
+          headers: message.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     });
   });
   response.catch(() => undefined);
@@ -34,7 +43,13 @@ export function openUpload(url: string, headers: Record<string, string | number>
  * settles: a server that has answered may stop reading, and a write then never completes.
  * @returns how many bytes were handed to the socket
  */
-export async function trickle(request: ClientRequest, bytes: Uint8Array, chunkBytes: number, delayMs: number, answered?: Promise<unknown>): Promise<number> {
+export async function trickle(
+  request: ClientRequest,
+  bytes: Uint8Array,
+  chunkBytes: number,
+  delayMs: number,
+  answered?: Promise<unknown>,
+): Promise<number> {
   let done = false;
   const stopped = (answered ?? new Promise<never>(() => undefined)).then(
     () => (done = true),

@@ -7,7 +7,14 @@ import { describe, it } from 'node:test';
 import { build, type Plugin } from 'esbuild';
 import { PROJECT_ROOT } from '../helpers/fixtures.ts';
 
-const ENTRIES = ['src/index.ts', 'src/edge/index.ts', 'src/edge/worker.ts', 'src/edge/deno.ts', 'wasm/sha256.ts', 'wasm/sha256.workerd.ts'];
+const ENTRIES = [
+  'src/index.ts',
+  'src/edge/index.ts',
+  'src/edge/worker.ts',
+  'src/edge/deno.ts',
+  'wasm/sha256.ts',
+  'wasm/sha256.workerd.ts',
+];
 const NODE_BUILTINS = new Set(builtinModules);
 
 /** Records (and keeps external) every import of a Node built-in, by either spelling. */

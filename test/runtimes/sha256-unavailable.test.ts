@@ -16,18 +16,23 @@ import { PROJECT_ROOT } from '../helpers/fixtures.ts';
 // Refuse WebAssembly only while the default SHA-256 makes its one attempt (the outcome is kept, as
 // on a real host that refuses it); Node's own fetch compiles WebAssembly too, later.
 const { compile, instantiate } = WebAssembly;
-const refusal = (): Promise<never> => Promise.reject(new WebAssembly.CompileError('WebAssembly.compile(): Wasm code generation disallowed by embedder'));
+const refusal = (): Promise<never> =>
+  Promise.reject(new WebAssembly.CompileError('WebAssembly.compile(): Wasm code generation disallowed by embedder'));
 WebAssembly.compile = refusal;
 WebAssembly.instantiate = refusal;
 await assert.rejects(loadSha256(), /disallowed by embedder/);
 WebAssembly.compile = compile;
 WebAssembly.instantiate = instantiate;
 
-const sample = (name: string): Uint8Array<ArrayBuffer> => new Uint8Array(readFileSync(join(PROJECT_ROOT, 'demo/samples', name)));
+const sample = (name: string): Uint8Array<ArrayBuffer> =>
+  new Uint8Array(readFileSync(join(PROJECT_ROOT, 'demo/samples', name)));
 
 function assertToldWhatToDo(report: Report): void {
   assert.equal(report.overall, 'error');
-  assert.deepEqual(report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code), ['kit.sha256_unavailable']);
+  assert.deepEqual(
+    report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code),
+    ['kit.sha256_unavailable'],
+  );
   const message = report.findings[0]!.message;
   assert.match(message, /Wasm code generation disallowed by embedder/);
   assert.match(message, /options\.sha256/);
@@ -66,7 +71,9 @@ test('discloseSubset answers the same reason', async () => {
 });
 
 test('the edge answers 503 with the report, not 500', async () => {
-  const response = await handleVerifyRequest(new Request('http://edge.test/?name=zaxy.json', { method: 'POST', body: sample('zaxy-signed-pass.json') }));
+  const response = await handleVerifyRequest(
+    new Request('http://edge.test/?name=zaxy.json', { method: 'POST', body: sample('zaxy-signed-pass.json') }),
+  );
   assert.equal(response.status, 503);
   assertToldWhatToDo((await response.json()) as Report);
 });

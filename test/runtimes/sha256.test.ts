@@ -37,8 +37,8 @@ function assertHashesLikeNode(sha256: Sha256): void {
   }
 }
 
-describe('the CLI\'s node:crypto SHA-256', () => {
-  it('hashes entries on its worker thread: createHash\'s leaves folded into merkleRoot, id mismatches, in call order, per array', async () => {
+describe("the CLI's node:crypto SHA-256", () => {
+  it("hashes entries on its worker thread: createHash's leaves folded into merkleRoot, id mismatches, in call order, per array", async () => {
     const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
     // Two `entries` arrays hashed at once must not mix.
     const arrays = [nodeEntryHasher(), nodeEntryHasher()];
@@ -48,7 +48,9 @@ describe('the CLI\'s node:crypto SHA-256', () => {
     for (let job = 0; job < 12; job++) {
       const array = job % 2;
       const count = job < 2 ? 0 : randomInt(1, 300);
-      const messages = Array.from({ length: count }, () => Buffer.concat([Buffer.from([0]), randomBytes(randomInt(0, 900))]));
+      const messages = Array.from({ length: count }, () =>
+        Buffer.concat([Buffer.from([0]), randomBytes(randomInt(0, 900))]),
+      );
       const data = Buffer.concat(messages);
       const starts = new Uint32Array(count);
       const ends = new Uint32Array(count);

@@ -19,7 +19,12 @@ function fromHex(hex: string): Uint8Array {
 export async function sigverMismatches(file: SigverFile): Promise<{ ran: number; wrong: number[] }> {
   const wrong: number[] = [];
   for (const test of file.tests) {
-    const verdict = await verifySignature(file.algorithm, fromHex(test.pk), fromHex(test.message), fromHex(test.signature));
+    const verdict = await verifySignature(
+      file.algorithm,
+      fromHex(test.pk),
+      fromHex(test.message),
+      fromHex(test.signature),
+    );
     if (verdict !== test.testPassed) wrong.push(test.tcId);
   }
   return { ran: file.tests.length, wrong };

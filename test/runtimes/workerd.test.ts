@@ -10,7 +10,18 @@ import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { statusForReport } from '../../src/edge/response.ts';
 import { verify } from '../../src/verify.ts';
-import { allFixtureCases, assertSameBytesRead, caseQuery, comparable, FORMATS, nodeReport, startWorkerd, startWorkerdFromWrangler, type FixtureCase, type RunningWorkerd } from './harness.ts';
+import {
+  allFixtureCases,
+  assertSameBytesRead,
+  caseQuery,
+  comparable,
+  FORMATS,
+  nodeReport,
+  startWorkerd,
+  startWorkerdFromWrangler,
+  type FixtureCase,
+  type RunningWorkerd,
+} from './harness.ts';
 import { execLines, execStream } from './exec-stream.ts';
 import { openUpload, trickle, within } from './http.ts';
 import { PROJECT_ROOT } from '../helpers/fixtures.ts';
@@ -26,7 +37,11 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
 
   before(async () => {
     workerd = await startWorkerd(
-      [{ name: 'main' }, { name: 'small', vars: { MAX_BODY_BYTES: String(SMALL_LIMIT) } }, { name: 'probe', entry: 'probe.js' }],
+      [
+        { name: 'main' },
+        { name: 'small', vars: { MAX_BODY_BYTES: String(SMALL_LIMIT) } },
+        { name: 'probe', entry: 'probe.js' },
+      ],
       { 'probe.js': 'test/runtimes/workerd-sha256-probe.ts' },
     );
   });
@@ -34,7 +49,10 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     await workerd?.stop();
   });
 
-  async function post(fixture: FixtureCase, base = workerd.urls['main']!): Promise<{ status: number; report: Report; size: number }> {
+  async function post(
+    fixture: FixtureCase,
+    base = workerd.urls['main']!,
+  ): Promise<{ status: number; report: Report; size: number }> {
     const body = readFileSync(fixture.path);
     const response = await fetch(base + caseQuery(fixture), { method: 'POST', body });
     return { status: response.status, report: (await response.json()) as Report, size: body.byteLength };
@@ -54,11 +72,17 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     for (let i = 0; i < 30; i++) sizes.push(Math.floor(Math.random() * 200_000));
     for (const size of sizes) {
       const data = randomBytes(size);
-      const cuts = [...new Set(Array.from({ length: 3 }, () => Math.floor(Math.random() * (size + 1))))].sort((a, b) => a - b);
+      const cuts = [...new Set(Array.from({ length: 3 }, () => Math.floor(Math.random() * (size + 1))))].sort(
+        (a, b) => a - b,
+      );
       const response = await fetch(`${workerd.urls['probe']}?cuts=${cuts.join(',')}`, { method: 'POST', body: data });
       const digests = (await response.json()) as Record<string, string>;
       const expected = createHash('sha256').update(data).digest('hex');
-      assert.deepEqual(digests, { oneShot: expected, incremental: expected, webCrypto: expected }, `${size} bytes cut at ${cuts}`);
+      assert.deepEqual(
+        digests,
+        { oneShot: expected, incremental: expected, webCrypto: expected },
+        `${size} bytes cut at ${cuts}`,
+      );
     }
   });
 
@@ -66,7 +90,10 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     const files = cases.filter((c) => c.format === 'zaxy' && c.file.startsWith('sigver-'));
     assert.ok(files.length > 0, 'no sigver files in the zaxy manifest');
     for (const fixture of files) {
-      const response = await fetch(`${workerd.urls['probe']}sigver`, { method: 'POST', body: readFileSync(fixture.path) });
+      const response = await fetch(`${workerd.urls['probe']}sigver`, {
+        method: 'POST',
+        body: readFileSync(fixture.path),
+      });
       const result = (await response.json()) as { ran: number; wrong: number[] };
       assert.ok(result.ran > 0, fixture.file);
       assert.deepEqual(result.wrong, [], `${fixture.file}: tcIds with another verdict`);
@@ -78,14 +105,19 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     // reading (a server that closes on unread bytes makes the client's TCP stack drop it).
     const bomb = ndjsonBomb();
     const peakBefore = workerd.peakBytes();
-    const { request, response } = openUpload(`${workerd.urls['main']}?name=bomb.ndjson.gz`, { 'content-type': 'application/gzip' });
+    const { request, response } = openUpload(`${workerd.urls['main']}?name=bomb.ndjson.gz`, {
+      'content-type': 'application/gzip',
+    });
     const sent = await trickle(request, bomb, 256 * 1024, 0, response);
     if (sent === bomb.byteLength) request.end();
     const answer = await within(response, 60_000, 'gzip bomb');
     request.destroy();
     const report = JSON.parse(answer.body) as Report;
     assert.equal(report.overall, 'error', answer.body.slice(0, 300));
-    assert.ok(report.stats.bytes_read < bomb.byteLength / 10, `read ${report.stats.bytes_read} of ${bomb.byteLength} compressed bytes`);
+    assert.ok(
+      report.stats.bytes_read < bomb.byteLength / 10,
+      `read ${report.stats.bytes_read} of ${bomb.byteLength} compressed bytes`,
+    );
     const bytesOut = report.format === 'agent-history' || report.format === 'codex-exec' ? report.details.bytes_out : 0;
     assert.ok(bytesOut <= 64 * MiB, `decompressed ${bytesOut} bytes`);
     const growth = workerd.peakBytes() - peakBefore;
@@ -96,13 +128,18 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     // The bomb's lines each yield findings, so limits.maxFindings is reached before the
     // decompression limit: the limit finding must still be in the report (it says why it stopped).
     const bomb = ndjsonBomb();
-    const { request, response } = openUpload(`${workerd.urls['main']}?name=bomb.ndjson.gz`, { 'content-type': 'application/gzip' });
+    const { request, response } = openUpload(`${workerd.urls['main']}?name=bomb.ndjson.gz`, {
+      'content-type': 'application/gzip',
+    });
     const sent = await trickle(request, bomb, 256 * 1024, 0, response);
     if (sent === bomb.byteLength) request.end();
     const answer = await within(response, 60_000, 'gzip bomb');
     request.destroy();
     const codes = (JSON.parse(answer.body) as Report).findings.map((finding) => finding.code);
-    assert.ok(codes.includes('limit.compression_ratio') || codes.includes('limit.decompressed_bytes'), `limit finding missing; last codes: ${codes.slice(-3).join(', ')}`);
+    assert.ok(
+      codes.includes('limit.compression_ratio') || codes.includes('limit.decompressed_bytes'),
+      `limit finding missing; last codes: ${codes.slice(-3).join(', ')}`,
+    );
     assert.equal(answer.status, 413);
   });
 
@@ -121,7 +158,11 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     const text = readFileSync(fixture.path);
     const cut = text.indexOf(0x0a, text.byteLength >> 1) + 1 || text.byteLength >> 1;
     const members = Buffer.concat([gzipSync(text.subarray(0, cut)), gzipSync(text.subarray(cut))]);
-    const response = await fetch(`${workerd.urls['main']}?name=${fixture.file}.gz`, { method: 'POST', body: members, headers: { 'content-encoding': 'gzip' } });
+    const response = await fetch(`${workerd.urls['main']}?name=${fixture.file}.gz`, {
+      method: 'POST',
+      body: members,
+      headers: { 'content-encoding': 'gzip' },
+    });
     const report = (await response.json()) as Report;
     const expected = await verify(members, { name: `${fixture.file}.gz` });
     assert.deepEqual(comparable(report), comparable(expected));
@@ -132,7 +173,10 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
   });
 
   it('refuses a body whose Content-Length is over the limit without reading it', async () => {
-    const { request, response } = openUpload(workerd.urls['small']!, { 'content-length': 10 * MiB, 'content-type': 'application/json' });
+    const { request, response } = openUpload(workerd.urls['small']!, {
+      'content-length': 10 * MiB,
+      'content-type': 'application/json',
+    });
     request.write('{"export_kind":"agentxchain_run_export"');
     const answer = await within(response, 10_000, 'declared oversize body');
     request.destroy();
@@ -143,7 +187,9 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
   });
 
   it('answers 413 while an oversize streamed body is still arriving', async () => {
-    const { request, answered, response } = openUpload(workerd.urls['small']!, { 'content-type': 'application/x-ndjson' });
+    const { request, answered, response } = openUpload(workerd.urls['small']!, {
+      'content-type': 'application/x-ndjson',
+    });
     const endless = execLines(200); // ~230 KB of well-formed lines, never finished
     const sent = await trickle(request, endless, 8 * 1024, 5, answered);
     const answer = await within(response, 10_000, 'streamed oversize body');
@@ -152,13 +198,18 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     assert.equal(answer.status, 413, answer.body);
     // The line cut by the limit may be reported too (the network split it mid-line); nothing else.
     const codes = report.findings.map((finding) => finding.code);
-    assert.ok(codes.includes('limit.input_bytes') && codes.filter((code) => code !== 'ndjson.invalid_json').length === 1, codes.join());
+    assert.ok(
+      codes.includes('limit.input_bytes') && codes.filter((code) => code !== 'ndjson.invalid_json').length === 1,
+      codes.join(),
+    );
     assert.ok(sent < endless.byteLength, `answered after ${sent} of ${endless.byteLength} bytes`);
     assert.ok(report.stats.bytes_read <= SMALL_LIMIT + 64 * 1024, `read ${report.stats.bytes_read} bytes`);
   });
 
   it('keeps serving after a client disconnects mid-upload', async () => {
-    const { request, response } = openUpload(`${workerd.urls['main']}?name=cut.jsonl`, { 'content-type': 'application/x-ndjson' });
+    const { request, response } = openUpload(`${workerd.urls['main']}?name=cut.jsonl`, {
+      'content-type': 'application/x-ndjson',
+    });
     await trickle(request, execLines(400), 16 * 1024, 2);
     request.destroy();
     await response.catch(() => undefined);
@@ -186,7 +237,11 @@ describe('edge worker in workerd', { timeout: 180_000 }, () => {
     const put = await fetch(base, { method: 'PUT', body: '{}' });
     assert.equal(put.status, 405);
     assert.equal(put.headers.get('allow'), 'GET, HEAD, POST');
-    const form = await fetch(base, { method: 'POST', body: 'x', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    const form = await fetch(base, {
+      method: 'POST',
+      body: 'x',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    });
     assert.equal(form.status, 415);
     const brotli = await fetch(base, { method: 'POST', body: 'x', headers: { 'content-encoding': 'br' } });
     assert.equal(brotli.status, 415);
@@ -202,7 +257,11 @@ describe('edge worker in workerd with a tiny V8 heap', { timeout: 120_000 }, () 
   before(async () => {
     // A 4 MB old space: anything kept per chunk or per line soon exhausts it. (workerd's own
     // pipeThrough kept ~7 MB per GB per pipe: with it, 30 MB of upload already killed this isolate.)
-    workerd = await startWorkerd([{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB) } }], {}, { v8Flags: ['--max-old-space-size=4'] });
+    workerd = await startWorkerd(
+      [{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB) } }],
+      {},
+      { v8Flags: ['--max-old-space-size=4'] },
+    );
   });
   after(async () => {
     await workerd?.stop();
@@ -210,17 +269,27 @@ describe('edge worker in workerd with a tiny V8 heap', { timeout: 120_000 }, () 
 
   it('verifies a 100 MB NDJSON upload in flat memory, plain and gzip', async () => {
     const size = 100 * MiB;
-    const plain = await fetch(`${workerd.urls['main']}?name=long.jsonl`, { method: 'POST', body: execStream(size), duplex: 'half' } as RequestInit);
+    const plain = await fetch(`${workerd.urls['main']}?name=long.jsonl`, {
+      method: 'POST',
+      body: execStream(size),
+      duplex: 'half',
+    } as RequestInit);
     const report = (await plain.json()) as Report;
     // The generated stream ends without exec:end: exactly the findings of its end, every line read.
-    assert.deepEqual(report.findings.map((finding) => finding.code), ['codex-exec.end_missing', 'codex-exec.summary_missing']);
+    assert.deepEqual(
+      report.findings.map((finding) => finding.code),
+      ['codex-exec.end_missing', 'codex-exec.summary_missing'],
+    );
     assert.ok(report.stats.bytes_read >= size, `${report.stats.bytes_read} bytes read`);
     assert.ok(workerd.alive());
 
     const gzipped = gzipSync(await new Response(execStream(size)).arrayBuffer(), { level: 1 });
     const compressed = await fetch(`${workerd.urls['main']}?name=long.jsonl.gz`, { method: 'POST', body: gzipped });
     const gzReport = (await compressed.json()) as Report;
-    assert.deepEqual(gzReport.findings.map((finding) => finding.code), ['codex-exec.end_missing', 'codex-exec.summary_missing']);
+    assert.deepEqual(
+      gzReport.findings.map((finding) => finding.code),
+      ['codex-exec.end_missing', 'codex-exec.summary_missing'],
+    );
     assert.ok(gzReport.format === 'codex-exec' && report.format === 'codex-exec');
     assert.equal(gzReport.details.line_count, report.details.line_count);
   });

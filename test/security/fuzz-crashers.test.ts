@@ -22,7 +22,10 @@ test('every crasher vector now satisfies every oracle', async (t) => {
       const outcome = outcomes.find((o) => o.id === i)!;
       assert.equal(outcome.harnessError, undefined);
       const failures = outcome.result?.failures ?? (outcome.poolFailure ? [outcome.poolFailure] : []);
-      assert.deepEqual(failures.map((f) => `${f.oracle}: ${f.detail}`), []);
+      assert.deepEqual(
+        failures.map((f) => `${f.oracle}: ${f.detail}`),
+        [],
+      );
     });
   }
 });

@@ -29,7 +29,13 @@ test('the corpus holds every fixture of every format', () => {
 });
 
 test('the test-side Python canonical JSON reproduces every entry id and Merkle root Zaxy computed', () => {
-  interface ZaxyCase { file: string; shape: string; expected: { ok: boolean } | null; zaxy_entry_ids?: string[]; zaxy_merkle_root_if_signed?: string }
+  interface ZaxyCase {
+    file: string;
+    shape: string;
+    expected: { ok: boolean } | null;
+    zaxy_entry_ids?: string[];
+    zaxy_merkle_root_if_signed?: string;
+  }
   let ids = 0;
   let roots = 0;
   for (const c of loadCases<ZaxyCase>('zaxy')) {
@@ -41,7 +47,11 @@ test('the test-side Python canonical JSON reproduces every entry id and Merkle r
       assert.deepEqual(entries.items.map(entryId), c.zaxy_entry_ids, c.file);
       ids += c.zaxy_entry_ids.length;
       if (c.zaxy_merkle_root_if_signed) {
-        assert.equal(Buffer.from(merkleRoot(entries.items.map(leafHash))).toString('hex'), c.zaxy_merkle_root_if_signed, c.file);
+        assert.equal(
+          Buffer.from(merkleRoot(entries.items.map(leafHash))).toString('hex'),
+          c.zaxy_merkle_root_if_signed,
+          c.file,
+        );
         roots++;
       }
     }
@@ -67,15 +77,32 @@ test('the test-side Python canonical JSON reproduces every entry id and Merkle r
 
 test('Python float repr follows docs/zaxy.md, "Canonical JSON"', () => {
   const table: [number, string][] = [
-    [1, '1.0'], [2.5, '2.5'], [100, '100.0'], [1e15, '1000000000000000.0'], [1e16, '1e+16'], [1.2345678901234568e20, '1.2345678901234568e+20'],
-    [1e21, '1e+21'], [1e100, '1e+100'], [1e-5, '1e-05'], [1e-7, '1e-07'], [0.0001, '0.0001'], [5e-324, '5e-324'], [-0, '-0.0'],
-    [0.1 + 0.2, '0.30000000000000004'], [NaN, 'NaN'], [Infinity, 'Infinity'], [-Infinity, '-Infinity'],
+    [1, '1.0'],
+    [2.5, '2.5'],
+    [100, '100.0'],
+    [1e15, '1000000000000000.0'],
+    [1e16, '1e+16'],
+    [1.2345678901234568e20, '1.2345678901234568e+20'],
+    [1e21, '1e+21'],
+    [1e100, '1e+100'],
+    [1e-5, '1e-05'],
+    [1e-7, '1e-07'],
+    [0.0001, '0.0001'],
+    [5e-324, '5e-324'],
+    [-0, '-0.0'],
+    [0.1 + 0.2, '0.30000000000000004'],
+    [NaN, 'NaN'],
+    [Infinity, 'Infinity'],
+    [-Infinity, '-Infinity'],
   ];
   for (const [value, text] of table) assert.equal(pythonFloatRepr(value), text, String(value));
 });
 
 test('the AgentXchain oracle claims nothing for the 34 exports the reference passes, and flags the integrity failures', () => {
-  interface Case { file: string; expected: { overall: string; errors?: string[] } | null }
+  interface Case {
+    file: string;
+    expected: { overall: string; errors?: string[] } | null;
+  }
   let passes = 0;
   let flagged = 0;
   for (const c of loadCases<Case>('agentxchain', (m) => (m as { cases: Case[] }).cases)) {
@@ -85,7 +112,9 @@ test('the AgentXchain oracle claims nothing for the 34 exports the reference pas
       assert.equal(claim, undefined, `${c.file} passes in the reference but the oracle says: ${claim}`);
       passes++;
     }
-    const integrity = (c.expected?.errors ?? []).some((e) => /sha256 does not match|bytes mismatch|data does not match|invalid JSONL/.test(e));
+    const integrity = (c.expected?.errors ?? []).some((e) =>
+      /sha256 does not match|bytes mismatch|data does not match|invalid JSONL/.test(e),
+    );
     if (integrity) {
       assert.ok(claim, `${c.file}: the reference reports an integrity error, the oracle does not`);
       flagged++;
@@ -135,7 +164,13 @@ test('cases are reproducible from (seed, index)', () => {
 });
 
 test('semantic mutations of signed content are claimed; controls are not', () => {
-  const signed = corpus.filter((s) => s.format === 'zaxy' && s.expectedPass === true && (s.shape === 'signed' || s.shape === 'subset') && s.bytes.length < 40_000);
+  const signed = corpus.filter(
+    (s) =>
+      s.format === 'zaxy' &&
+      s.expectedPass === true &&
+      (s.shape === 'signed' || s.shape === 'subset') &&
+      s.bytes.length < 40_000,
+  );
   let content = 0;
   let contentClaimed = 0;
   let controls = 0;
@@ -159,7 +194,9 @@ test('semantic mutations of signed content are claimed; controls are not', () =>
   // Content edits that leave the canonical bytes alone (e.g. re-escaping a string) are legitimately unclaimed.
   assert.ok(contentClaimed / content > 0.85, `${contentClaimed}/${content} content mutations claimed`);
 
-  const exports = corpus.filter((s) => s.format === 'agentxchain' && s.expectedPass === true && s.bytes.length < 200_000);
+  const exports = corpus.filter(
+    (s) => s.format === 'agentxchain' && s.expectedPass === true && s.bytes.length < 200_000,
+  );
   let claimed = 0;
   let total = 0;
   for (let i = 0; i < 120; i++) {
@@ -168,7 +205,8 @@ test('semantic mutations of signed content are claimed; controls are not', () =>
     const mutated = mutateAgentxchain(decoder.decode(seed.bytes), rng, i % 4 === 0 ? 'control' : 'content');
     if (!mutated) continue;
     const claim = agentxchainMustFail(new TextEncoder().encode(mutated.text));
-    if (mutated.control) assert.equal(claim, undefined, `${seed.file}: control "${mutated.note}" was claimed: ${claim}`);
+    if (mutated.control)
+      assert.equal(claim, undefined, `${seed.file}: control "${mutated.note}" was claimed: ${claim}`);
     else if (!mutated.note.endsWith('(reseal)')) {
       total++;
       if (claim) claimed++;

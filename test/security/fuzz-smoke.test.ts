@@ -18,7 +18,10 @@ test(`fuzz smoke: ${COUNT} mutated inputs, seed ${SEED}`, { timeout: 280_000 }, 
     // The six 1.4 MiB AgentXchain fixtures are left to the full run, to keep CI fast.
     caseOptions: { maxSeedBytes: 256 * 1024 },
     differentials: true,
-    onFailure: (c, failure) => failures.push(`[${failure.oracle}] ${c.format}/${c.file} --seed ${SEED} --index ${c.index} --max-seed-bytes 262144: ${failure.detail.split('\n')[0]}`),
+    onFailure: (c, failure) =>
+      failures.push(
+        `[${failure.oracle}] ${c.format}/${c.file} --seed ${SEED} --index ${c.index} --max-seed-bytes 262144: ${failure.detail.split('\n')[0]}`,
+      ),
   });
   assert.equal(summary.completed, COUNT);
   assert.equal(summary.harnessErrors, 0, summary.harnessErrorSamples.join('\n'));

@@ -65,7 +65,14 @@ test('in Chromium, verifying every fixture requests nothing but the fixtures', {
   const browser = await chromium
     .launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-dev-shm-usage',
+      ],
     })
     .catch((error: unknown) => {
       server.close();
@@ -86,21 +93,44 @@ test('in Chromium, verifying every fixture requests nothing but the fixtures', {
     page.on('websocket', (socket) => foreign.push(`websocket ${socket.url()}`));
     await page.goto(origin + '/');
     await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
-    assert.deepEqual(requests.map((url) => url.slice(origin.length)), ['/', '/core.js'], 'loading the page');
+    assert.deepEqual(
+      requests.map((url) => url.slice(origin.length)),
+      ['/', '/core.js'],
+      'loading the page',
+    );
     const loaded = requests.length;
 
     const seeds = loadCorpus();
     const cases: PageCase[] = seeds.flatMap((seed) => {
-      const base = { url: `/fixtures/${seed.format}/${encodeURIComponent(seed.file)}`, name: seed.file, ...(seed.pin ? { pin: seed.pin } : {}) };
-      return seed.gzip || seed.bytes.length > 256 * 1024 ? [{ ...base, gzipInPage: false }] : [{ ...base, gzipInPage: false }, { ...base, gzipInPage: true }];
+      const base = {
+        url: `/fixtures/${seed.format}/${encodeURIComponent(seed.file)}`,
+        name: seed.file,
+        ...(seed.pin ? { pin: seed.pin } : {}),
+      };
+      return seed.gzip || seed.bytes.length > 256 * 1024
+        ? [{ ...base, gzipInPage: false }]
+        : [
+            { ...base, gzipInPage: false },
+            { ...base, gzipInPage: true },
+          ];
     });
     const results = await page.evaluate(async (list: PageCase[]) => {
-      const api = (window as unknown as { core: { verify(input: Uint8Array, options: object): Promise<{ overall: string; format: string | null }> } }).core;
+      const api = (
+        window as unknown as {
+          core: { verify(input: Uint8Array, options: object): Promise<{ overall: string; format: string | null }> };
+        }
+      ).core;
       const out: { overall: string; format: string | null }[] = [];
       for (const c of list) {
         let bytes = new Uint8Array(await (await fetch(c.url)).arrayBuffer());
-        if (c.gzipInPage) bytes = new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
-        const report = await api.verify(bytes, { name: c.gzipInPage ? `${c.name}.gz` : c.name, ...(c.pin ? { expectPublicKey: c.pin } : {}) });
+        if (c.gzipInPage)
+          bytes = new Uint8Array(
+            await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer(),
+          );
+        const report = await api.verify(bytes, {
+          name: c.gzipInPage ? `${c.name}.gz` : c.name,
+          ...(c.pin ? { expectPublicKey: c.pin } : {}),
+        });
         out.push({ overall: report.overall, format: report.format });
       }
       return out;
@@ -118,7 +148,10 @@ test('in Chromium, verifying every fixture requests nothing but the fixtures', {
       if (c.gzipInPage) continue;
       const seed = seeds.find((s) => `/fixtures/${s.format}/${encodeURIComponent(s.file)}` === c.url)!;
       const node = await verify(seed.bytes, { name: c.name, ...(c.pin ? { expectPublicKey: c.pin } : {}) });
-      if (node.overall !== results[i]!.overall || node.format !== results[i]!.format) mismatches.push(`${c.url}: Node ${node.overall}/${node.format}, Chromium ${results[i]!.overall}/${results[i]!.format}`);
+      if (node.overall !== results[i]!.overall || node.format !== results[i]!.format)
+        mismatches.push(
+          `${c.url}: Node ${node.overall}/${node.format}, Chromium ${results[i]!.overall}/${results[i]!.format}`,
+        );
     }
     assert.deepEqual(mismatches, []);
     assert.ok(cases.length > 500, `${cases.length} verifications in Chromium`);

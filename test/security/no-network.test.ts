@@ -25,14 +25,23 @@ function trap(name: string): (...args: unknown[]) => never {
 function replace(owner: Record<string, unknown>, key: string, name: string, restore: (() => void)[]): void {
   const had = Object.getOwnPropertyDescriptor(owner, key);
   const stub = trap(name);
-  Object.defineProperty(owner, key, { value: new Proxy(stub, { construct: () => stub() }), configurable: true, writable: true });
+  Object.defineProperty(owner, key, {
+    value: new Proxy(stub, { construct: () => stub() }),
+    configurable: true,
+    writable: true,
+  });
   restore.push(() => {
     if (had) Object.defineProperty(owner, key, had);
     else Reflect.deleteProperty(owner, key);
   });
 }
 
-const ENTRY = { agentxchain: verifyAgentxchain, zaxy: verifyZaxy, 'agent-history': verifyAgentHistory, 'codex-exec': verifyCodexExec } as const;
+const ENTRY = {
+  agentxchain: verifyAgentxchain,
+  zaxy: verifyZaxy,
+  'agent-history': verifyAgentHistory,
+  'codex-exec': verifyCodexExec,
+} as const;
 
 test('verifying every fixture makes no network request', { timeout: 600_000 }, async () => {
   const restore: (() => void)[] = [];
@@ -62,9 +71,21 @@ test('verifying every fixture makes no network request', { timeout: 600_000 }, a
       if (!seed.gzip && seed.bytes.length < 256 * 1024) inputs.push(new Uint8Array(gzipSync(seed.bytes)));
       for (const bytes of inputs) {
         const gzName = bytes === seed.bytes ? name : `${name}.gz`;
-        for (const report of [await verify(bytes, { ...options, name: gzName }), await ENTRY[seed.format](bytes, { ...options, name: gzName })]) {
+        for (const report of [
+          await verify(bytes, { ...options, name: gzName }),
+          await ENTRY[seed.format](bytes, { ...options, name: gzName }),
+        ]) {
           runs++;
-          assert.deepEqual(reportProblems(report, { maxFindings: 1000, pinGiven: seed.pin !== undefined, strict: false, inputBytes: bytes.length }), [], `${seed.format}/${name}`);
+          assert.deepEqual(
+            reportProblems(report, {
+              maxFindings: 1000,
+              pinGiven: seed.pin !== undefined,
+              strict: false,
+              inputBytes: bytes.length,
+            }),
+            [],
+            `${seed.format}/${name}`,
+          );
         }
       }
       assert.deepEqual(attempts, [], `after ${seed.format}/${name}`);

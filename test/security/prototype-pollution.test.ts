@@ -30,7 +30,18 @@ function prototypeSnapshot(): string {
       const descriptor = Object.getOwnPropertyDescriptor(target, key)!;
       return `${String(key)}:${typeof descriptor.value}:${typeof descriptor.get}`;
     });
-  return JSON.stringify([Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Promise.prototype, Uint8Array.prototype, Error.prototype].map(describe));
+  return JSON.stringify(
+    [
+      Object.prototype,
+      Array.prototype,
+      Function.prototype,
+      String.prototype,
+      Number.prototype,
+      Promise.prototype,
+      Uint8Array.prototype,
+      Error.prototype,
+    ].map(describe),
+  );
 }
 const BEFORE = prototypeSnapshot();
 
@@ -49,8 +60,14 @@ function pollute(text: string, key: string, mode: 'add' | 'rename'): string | un
   for (const { node } of walk(root)) {
     if (node.t !== 'obj') continue;
     const obj = node as JsonObject;
-    if (mode === 'add') edits.push({ start: obj.start + 1, end: obj.start + 1, insert: `${JSON.stringify(key)}:${POLLUTED}${obj.members.length > 0 ? ',' : ''}` });
-    else if (obj.members.length > 0) edits.push({ start: obj.members[0]!.keyStart, end: obj.members[0]!.keyEnd, insert: JSON.stringify(key) });
+    if (mode === 'add')
+      edits.push({
+        start: obj.start + 1,
+        end: obj.start + 1,
+        insert: `${JSON.stringify(key)}:${POLLUTED}${obj.members.length > 0 ? ',' : ''}`,
+      });
+    else if (obj.members.length > 0)
+      edits.push({ start: obj.members[0]!.keyStart, end: obj.members[0]!.keyEnd, insert: JSON.stringify(key) });
   }
   edits.sort((a, b) => b.start - a.start);
   let out = text;
@@ -71,49 +88,88 @@ function pollutedVariants(seed: Seed): { label: string; bytes: Uint8Array }[] {
   const ndjson = seed.format === 'agent-history' || seed.format === 'codex-exec';
   const variants: { label: string; bytes: Uint8Array }[] = [];
   // The six 1.4 MiB AgentXchain exports get one variant (each grows to several MiB), the rest all four.
-  const kinds = [['__proto__', 'add'], ['constructor', 'add'], ['prototype', 'add'], ['__proto__', 'rename']] as const;
+  const kinds = [
+    ['__proto__', 'add'],
+    ['constructor', 'add'],
+    ['prototype', 'add'],
+    ['__proto__', 'rename'],
+  ] as const;
   for (const [key, mode] of plain.length > 256 * 1024 ? kinds.slice(0, 1) : kinds) {
-    const out = ndjson ? text.split('\n').map((line) => pollute(line, key, mode) ?? line).join('\n') : pollute(text, key, mode);
+    const out = ndjson
+      ? text
+          .split('\n')
+          .map((line) => pollute(line, key, mode) ?? line)
+          .join('\n')
+      : pollute(text, key, mode);
     if (out !== undefined && out !== text) variants.push({ label: `${key} ${mode}`, bytes: encoder.encode(out) });
   }
   return variants;
 }
 
-const ENTRY = { agentxchain: verifyAgentxchain, zaxy: verifyZaxy, 'agent-history': verifyAgentHistory, 'codex-exec': verifyCodexExec } as const;
+const ENTRY = {
+  agentxchain: verifyAgentxchain,
+  zaxy: verifyZaxy,
+  'agent-history': verifyAgentHistory,
+  'codex-exec': verifyCodexExec,
+} as const;
 
-test('__proto__, constructor and prototype keys in every object of every fixture pollute nothing', { timeout: 600_000 }, async () => {
-  let runs = 0;
-  let mustFail = 0;
-  for (const seed of loadCorpus()) {
-    const baseline = seed.format === 'zaxy' && seed.expectedPass && (seed.shape === 'signed' || seed.shape === 'subset') ? zaxyBaseline(seed.bytes) : undefined;
-    for (const variant of pollutedVariants(seed)) {
-      const where = `${seed.format}/${seed.file} (${variant.label})`;
-      const options = { name: seed.file.replace(/\.gz$/, ''), ...(seed.pin ? { expectPublicKey: seed.pin } : {}) };
-      for (const run of [() => verify(variant.bytes, options), () => ENTRY[seed.format](variant.bytes, options)]) {
-        const report: Report = await run();
-        runs++;
-        assertUnpolluted(where);
-        assert.deepEqual(reportProblems(report, { maxFindings: 1000, pinGiven: seed.pin !== undefined, strict: false, inputBytes: variant.bytes.length }), [], where);
-        assert.ok(!report.findings.some((f) => f.code === 'kit.internal_error'), `${where}: ${JSON.stringify(report.findings.find((f) => f.code === 'kit.internal_error'))}`);
-        const claim =
-          seed.format === 'agentxchain' ? agentxchainMustFail(variant.bytes)
-          : baseline ? zaxyMustFail(variant.bytes, baseline, seed.pin)
-          : report.format === 'agent-history' || report.format === 'codex-exec' ? ndjsonMustFail(variant.bytes)
+test(
+  '__proto__, constructor and prototype keys in every object of every fixture pollute nothing',
+  { timeout: 600_000 },
+  async () => {
+    let runs = 0;
+    let mustFail = 0;
+    for (const seed of loadCorpus()) {
+      const baseline =
+        seed.format === 'zaxy' && seed.expectedPass && (seed.shape === 'signed' || seed.shape === 'subset')
+          ? zaxyBaseline(seed.bytes)
           : undefined;
-        if (claim) {
-          mustFail++;
-          assert.notEqual(report.overall, 'pass', `${where}: passed although ${claim}`);
+      for (const variant of pollutedVariants(seed)) {
+        const where = `${seed.format}/${seed.file} (${variant.label})`;
+        const options = { name: seed.file.replace(/\.gz$/, ''), ...(seed.pin ? { expectPublicKey: seed.pin } : {}) };
+        for (const run of [() => verify(variant.bytes, options), () => ENTRY[seed.format](variant.bytes, options)]) {
+          const report: Report = await run();
+          runs++;
+          assertUnpolluted(where);
+          assert.deepEqual(
+            reportProblems(report, {
+              maxFindings: 1000,
+              pinGiven: seed.pin !== undefined,
+              strict: false,
+              inputBytes: variant.bytes.length,
+            }),
+            [],
+            where,
+          );
+          assert.ok(
+            !report.findings.some((f) => f.code === 'kit.internal_error'),
+            `${where}: ${JSON.stringify(report.findings.find((f) => f.code === 'kit.internal_error'))}`,
+          );
+          const claim =
+            seed.format === 'agentxchain'
+              ? agentxchainMustFail(variant.bytes)
+              : baseline
+                ? zaxyMustFail(variant.bytes, baseline, seed.pin)
+                : report.format === 'agent-history' || report.format === 'codex-exec'
+                  ? ndjsonMustFail(variant.bytes)
+                  : undefined;
+          if (claim) {
+            mustFail++;
+            assert.notEqual(report.overall, 'pass', `${where}: passed although ${claim}`);
+          }
         }
       }
     }
-  }
-  assert.ok(runs > 2000, `${runs} runs`);
-  assert.ok(mustFail > 300, `${mustFail} runs had to fail`);
-});
+    assert.ok(runs > 2000, `${runs} runs`);
+    assert.ok(mustFail > 300, `${mustFail} runs had to fail`);
+  },
+);
 
 /** A passing AgentXchain export and one of its `.planning/*.json` entries (not cross-checked by summaries). */
 function planningJsonEntry(): { text: string; entry: JsonObject; content: unknown } {
-  for (const seed of loadCorpus().filter((s) => s.format === 'agentxchain' && s.expectedPass && s.bytes.length < 200_000)) {
+  for (const seed of loadCorpus().filter(
+    (s) => s.format === 'agentxchain' && s.expectedPass && s.bytes.length < 200_000,
+  )) {
     const text = decoder.decode(seed.bytes);
     const files = member(parseTree(text), 'files');
     if (files?.t !== 'obj') continue;
@@ -122,7 +178,8 @@ function planningJsonEntry(): { text: string; entry: JsonObject; content: unknow
       const content = member(m.value, 'content_base64');
       if (m.key.startsWith('.planning/') && format?.t === 'str' && format.value === 'json' && content?.t === 'str') {
         const parsed: unknown = JSON.parse(Buffer.from(content.value, 'base64').toString('utf8'));
-        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return { text, entry: m.value as JsonObject, content: parsed };
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+          return { text, entry: m.value as JsonObject, content: parsed };
       }
     }
   }
@@ -138,7 +195,9 @@ function reseal(text: string, entry: JsonObject, contentJson: string, dataJson: 
     bytes: String(raw.length),
     data: dataJson,
   };
-  const edits = Object.entries(values).map(([key, json]) => ({ node: member(entry, key)!, json })).sort((a, b) => b.node.start - a.node.start);
+  const edits = Object.entries(values)
+    .map(([key, json]) => ({ node: member(entry, key)!, json }))
+    .sort((a, b) => b.node.start - a.node.start);
   let out = text;
   for (const { node, json } of edits) out = out.slice(0, node.start) + json + out.slice(node.end);
   return encoder.encode(out);
@@ -169,7 +228,9 @@ test('AgentXchain compares a __proto__ key in data like any key (docs/agentxchai
 });
 
 test('Zaxy hashes and signs a __proto__ key like any key (docs/zaxy.md, "Canonical JSON")', async () => {
-  const seed = loadCorpus().find((s) => s.format === 'zaxy' && s.shape === 'signed' && s.expectedPass && s.file.includes('ed25519'))!;
+  const seed = loadCorpus().find(
+    (s) => s.format === 'zaxy' && s.shape === 'signed' && s.expectedPass && s.file.includes('ed25519'),
+  )!;
   const text = decoder.decode(seed.bytes);
   const entries = member(parseTree(text), 'entries');
   assert.ok(entries?.t === 'arr');
@@ -182,7 +243,11 @@ test('Zaxy hashes and signs a __proto__ key like any key (docs/zaxy.md, "Canonic
   assert.ok(original?.t === 'str');
   const unpinned = await verify(encoder.encode(resigned));
   assertUnpolluted('zaxy __proto__ content');
-  assert.equal(unpinned.overall, 'pass', `a consistent bundle signed by another key verifies without a pin: ${JSON.stringify(unpinned.findings.slice(0, 3))}`);
+  assert.equal(
+    unpinned.overall,
+    'pass',
+    `a consistent bundle signed by another key verifies without a pin: ${JSON.stringify(unpinned.findings.slice(0, 3))}`,
+  );
   const pinned = await verify(encoder.encode(resigned), { expectPublicKey: original.value });
   assert.notEqual(pinned.overall, 'pass');
   // Left unsigned after the edit: the entry id no longer matches.

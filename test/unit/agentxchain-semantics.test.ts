@@ -4,12 +4,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compareDefaultLocale, compareEn, describeValue, isParsableDate, jsString, path, prop } from '../../src/formats/agentxchain/js-semantics.ts';
+import {
+  compareDefaultLocale,
+  compareEn,
+  describeValue,
+  isParsableDate,
+  jsString,
+  path,
+  prop,
+} from '../../src/formats/agentxchain/js-semantics.ts';
 import { referencePath } from '../../src/formats/agentxchain/unprocessable.ts';
 
 test('compareEn is localeCompare(…, "en"): ICU order, not code points', () => {
   const ids = ['turn_b', 'turn_B', 'turn_a', 'Turn_a', 'turn_10', 'turn_9', 'turn-x', 'turn_ä', 'turn_z'];
-  assert.deepEqual([...ids].sort(compareEn), [...ids].sort((a, b) => a.localeCompare(b, 'en')));
+  assert.deepEqual(
+    [...ids].sort(compareEn),
+    [...ids].sort((a, b) => a.localeCompare(b, 'en')),
+  );
   assert.ok(compareEn('a', 'B') < 0, 'case-insensitive first: a before B');
   assert.ok('a' > 'B', 'while code points put B first');
   fc.assert(
@@ -22,7 +33,11 @@ test('compareDefaultLocale is the reference host\'s localeCompare (en-US): "_" s
   assert.ok(compareDefaultLocale('evt_z', 'evt0a') < 0);
   assert.ok('evt_z' > 'evt0a', 'code-point order disagrees');
   fc.assert(
-    fc.property(fc.string(), fc.string(), (a, b) => Math.sign(compareDefaultLocale(a, b)) === Math.sign(a.localeCompare(b, 'en-US'))),
+    fc.property(
+      fc.string(),
+      fc.string(),
+      (a, b) => Math.sign(compareDefaultLocale(a, b)) === Math.sign(a.localeCompare(b, 'en-US')),
+    ),
     { numRuns: 2000 },
   );
 });
@@ -40,7 +55,11 @@ test('jsString is String() of a JSON value, undefined where String() throws', ()
   assert.equal(jsString(JSON.parse('{"toString":"x"}')), undefined);
   assert.equal(jsString(JSON.parse('[1,{"toString":1}]')), undefined);
   assert.equal(jsString(JSON.parse('{"valueOf":1}')), '[object Object]', 'only an own toString breaks ToPrimitive');
-  assert.equal(jsString(JSON.parse('{"__proto__":{"toString":1}}')), '[object Object]', '__proto__ from JSON.parse is an own key, not a prototype');
+  assert.equal(
+    jsString(JSON.parse('{"__proto__":{"toString":1}}')),
+    '[object Object]',
+    '__proto__ from JSON.parse is an own key, not a prototype',
+  );
   let deep: unknown = [];
   for (let i = 0; i < 200_000; i++) deep = [deep];
   assert.doesNotThrow(() => jsString(deep));
@@ -60,8 +79,10 @@ test('jsString is String() of a JSON value, undefined where String() throws', ()
 });
 
 test('isParsableDate is typeof string plus engine Date.parse (lenient, as in the reference)', () => {
-  for (const ok of ['2026-01-01', '2026-11-22T01:45:14.055Z', '2026-11-22T01:45:14+02:00', 'Sun Nov 22 2026']) assert.equal(isParsableDate(ok), true, ok);
-  for (const bad of ['yesterday', '', '2026-13-45T99:00:00Z', 0, null, ['2026-01-01'], { toString: '2026' }]) assert.equal(isParsableDate(bad), false, String(JSON.stringify(bad)));
+  for (const ok of ['2026-01-01', '2026-11-22T01:45:14.055Z', '2026-11-22T01:45:14+02:00', 'Sun Nov 22 2026'])
+    assert.equal(isParsableDate(ok), true, ok);
+  for (const bad of ['yesterday', '', '2026-13-45T99:00:00Z', 0, null, ['2026-01-01'], { toString: '2026' }])
+    assert.equal(isParsableDate(bad), false, String(JSON.stringify(bad)));
 });
 
 test('prop and path read like optional chaining: null-safe, but primitives and arrays keep their properties', () => {
@@ -72,11 +93,18 @@ test('prop and path read like optional chaining: null-safe, but primitives and a
   assert.equal(typeof prop({}, 'constructor'), 'function', 'inherited names are found (docs/agentxchain.md §6.2)');
   assert.equal(path({ a: { b: [5] } }, 'a', 'b', '0'), 5);
   assert.equal(path({ a: null }, 'a', 'b', 'c'), undefined);
-  assert.throws(() => prop({}, JSON.parse('{"toString":1}')), TypeError, 'ToPropertyKey of an unprintable key throws, as in the reference');
+  assert.throws(
+    () => prop({}, JSON.parse('{"toString":1}')),
+    TypeError,
+    'ToPropertyKey of an unprintable key throws, as in the reference',
+  );
 });
 
 test('referencePath joins keys with dots (no escaping) and indices as [n], like the reference', () => {
-  assert.equal(referencePath(['files', '.agentxchain/history.jsonl', 'data', 0]), 'files..agentxchain/history.jsonl.data[0]');
+  assert.equal(
+    referencePath(['files', '.agentxchain/history.jsonl', 'data', 0]),
+    'files..agentxchain/history.jsonl.data[0]',
+  );
   assert.equal(referencePath(['summary', 'workflow_phase_order', 3]), 'summary.workflow_phase_order[3]');
   assert.equal(referencePath(['repos', 'a.b', 'export']), 'repos.a.b.export');
 });

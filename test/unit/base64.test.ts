@@ -13,7 +13,20 @@ test('decodes standard, url-safe and unpadded base64 as Node does', () => {
 });
 
 test('skips junk, stops at the first "=" and drops a lone trailing character', () => {
-  const cases = ['aG k=', 'a G\nk', 'aGk=junk', 'aG!*k', 'YQ=YQ', '=aGk', 'aGk\u00e9', 'aGk\ud83d\ude00', 'YQ\u0141\u0141', 'YW\u01ffJj', 'YWJjZ', 'Y\tW\rJ\nj'];
+  const cases = [
+    'aG k=',
+    'a G\nk',
+    'aGk=junk',
+    'aG!*k',
+    'YQ=YQ',
+    '=aGk',
+    'aGk\u00e9',
+    'aGk\ud83d\ude00',
+    'YQ\u0141\u0141',
+    'YW\u01ffJj',
+    'YWJjZ',
+    'Y\tW\rJ\nj',
+  ];
   for (const text of cases) assert.deepEqual(decodeBase64Lenient(text), nodeDecode(text), JSON.stringify(text));
 });
 

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { canonicalJson, compareCodePoints, pythonJsonDumps, quoteJsonString, surrogateErrorMessage } from '../../src/json/canonical.ts';
+import {
+  canonicalJson,
+  compareCodePoints,
+  pythonJsonDumps,
+  quoteJsonString,
+  surrogateErrorMessage,
+} from '../../src/json/canonical.ts';
 import { createByteSink, createCanonicalScratch, writeCanonicalFromTape } from '../../src/json/canonical-tape.ts';
 import { pythonFloatRepr, pythonJsonFloat } from '../../src/json/python-float.ts';
 import { isPythonPrintable } from '../../src/json/python-printable.ts';
@@ -87,29 +93,51 @@ test('pythonFloatRepr matches repr() at the layout boundaries', () => {
 test('keys sort by code point (not UTF-16), duplicates keep the last value', () => {
   assert.equal(canonical('{"\\uff01": 1, "\\ud83d\\ude00": 2, "\\ue000": 3}'), '{"\ue000":3,"\uff01":1,"\u{1F600}":2}');
   assert.equal(canonical('{"b": 1, "a": 2, "b": 3}'), '{"a":2,"b":3}');
-  assert.equal(canonical('{"é": 1, "e\\u0301": 2}'), '{"e\u0301":2,"é":1}', 'no normalisation: NFD sorts before NFC here');
+  assert.equal(
+    canonical('{"é": 1, "e\\u0301": 2}'),
+    '{"e\u0301":2,"é":1}',
+    'no normalisation: NFD sorts before NFC here',
+  );
   assert.ok(compareCodePoints('\u{10000}', '\uffff') > 0);
   assert.ok(compareCodePoints('\ud800', '\ue000') < 0, 'a lone surrogate is its own code point');
   assert.ok(compareCodePoints('a', 'ab') < 0);
 });
 
 test('strings: only " \\ and C0 controls are escaped, lowercase hex; everything else raw', () => {
-  assert.equal(canonical('"\\u00e9\\/\\u0001\\u001f\\b\\f\\n\\r\\t\\"\\\\\\u2028\\u007f\\ud83d\\ude00"'), '"é/\\u0001\\u001f\\b\\f\\n\\r\\t\\"\\\\\u2028\u007f\u{1F600}"');
+  assert.equal(
+    canonical('"\\u00e9\\/\\u0001\\u001f\\b\\f\\n\\r\\t\\"\\\\\\u2028\\u007f\\ud83d\\ude00"'),
+    '"é/\\u0001\\u001f\\b\\f\\n\\r\\t\\"\\\\\u2028\u007f\u{1F600}"',
+  );
   assert.equal(quoteJsonString('\u0000'), '"\\u0000"');
 });
 
 test('big integers are exact; structure has no whitespace; empty containers stay', () => {
-  assert.equal(canonical('[9007199254740993, -100000000000000000000000, {}, [], [[]], {"a": {}}]'), '[9007199254740993,-100000000000000000000000,{},[],[[]],{"a":{}}]');
+  assert.equal(
+    canonical('[9007199254740993, -100000000000000000000000, {}, [], [[]], {"a": {}}]'),
+    '[9007199254740993,-100000000000000000000000,{},[],[[]],{"a":{}}]',
+  );
 });
 
-test('lone surrogates give CPython\'s UnicodeEncodeError, positions in code points', () => {
-  assert.equal(canonical('"ab\\ud800"'), "error: 'utf-8' codec can't encode character '\\ud800' in position 3: surrogates not allowed");
-  assert.equal(canonical('["\\ud83d\\ude00", "x\\udc00\\ud800y"]'), "error: 'utf-8' codec can't encode characters in position 7-8: surrogates not allowed");
-  assert.equal(canonical('{"b": "\\ud800", "a": "\\udfff"}'), "error: 'utf-8' codec can't encode character '\\udfff' in position 6: surrogates not allowed", 'the first in canonical order');
+test("lone surrogates give CPython's UnicodeEncodeError, positions in code points", () => {
+  assert.equal(
+    canonical('"ab\\ud800"'),
+    "error: 'utf-8' codec can't encode character '\\ud800' in position 3: surrogates not allowed",
+  );
+  assert.equal(
+    canonical('["\\ud83d\\ude00", "x\\udc00\\ud800y"]'),
+    "error: 'utf-8' codec can't encode characters in position 7-8: surrogates not allowed",
+  );
+  assert.equal(
+    canonical('{"b": "\\ud800", "a": "\\udfff"}'),
+    "error: 'utf-8' codec can't encode character '\\udfff' in position 6: surrogates not allowed",
+    'the first in canonical order',
+  );
 });
 
 test('the 400 random documents recorded from CPython: same canonical bytes or the same error', () => {
-  const file = JSON.parse(readFileSync(join(PROJECT_ROOT, 'test/vectors/zaxy/canonical/vectors.json'), 'utf8')) as { vectors: { text: string; canonical?: string; error?: string; pretty?: string }[] };
+  const file = JSON.parse(readFileSync(join(PROJECT_ROOT, 'test/vectors/zaxy/canonical/vectors.json'), 'utf8')) as {
+    vectors: { text: string; canonical?: string; error?: string; pretty?: string }[];
+  };
   assert.equal(file.vectors.length, 400);
   for (const vector of file.vectors) {
     const ours = canonical(vector.text);
@@ -130,7 +158,10 @@ test('both writers agree on random JSON (fast-check)', () => {
     }),
     { numRuns: 1000 },
   );
-  const key = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\uff01', '\u{1F600}', '\ue000', '"', '\\', '\n') , maxLength: 4 });
+  const key = fc.string({
+    unit: fc.constantFrom('a', 'b', 'é', '\uff01', '\u{1F600}', '\ue000', '"', '\\', '\n'),
+    maxLength: 4,
+  });
   fc.assert(
     fc.property(fc.dictionary(key, fc.oneof(fc.double(), fc.integer(), fc.string())), (object) => {
       canonical(JSON.stringify(object));
@@ -144,8 +175,23 @@ test('both writers agree on random JSON (fast-check)', () => {
 // duplicates and escapes must all come out as if sorted afresh, however many came before.
 test('remembered object shapes never change the output (one scratch over many documents)', () => {
   const scratch = createCanonicalScratch();
-  const key = fc.constantFrom('a', 'b', 'ab', 'ba', 'c', 'é', 'a\\u0062', 'aa', 'content', 'kind', 'id', 'x'.repeat(40));
-  const object = fc.array(fc.tuple(key, fc.integer()), { maxLength: 12 }).map((members) => `{${members.map(([k, v]) => `"${k}": ${v}`).join(', ')}}`);
+  const key = fc.constantFrom(
+    'a',
+    'b',
+    'ab',
+    'ba',
+    'c',
+    'é',
+    'a\\u0062',
+    'aa',
+    'content',
+    'kind',
+    'id',
+    'x'.repeat(40),
+  );
+  const object = fc
+    .array(fc.tuple(key, fc.integer()), { maxLength: 12 })
+    .map((members) => `{${members.map(([k, v]) => `"${k}": ${v}`).join(', ')}}`);
   fc.assert(
     fc.property(fc.array(object, { minLength: 1, maxLength: 20 }), (objects) => {
       canonical(`[${objects.join(', ')}]`, scratch);
@@ -164,12 +210,27 @@ test('float lexemes copied as they are (repr-shaped, ≤ 15 digits) equal the re
     }),
     { numRuns: 20000 },
   );
-  for (const text of ['0.0', '-0.0', '1.0', '100.0', '1000000000000000.0', '9999999999999999.0', '0.0001', '0.00001', '0.1', '0.10', '123456789012345.0', '1234567890123456.0', '0.30000000000000004', '1.5']) {
+  for (const text of [
+    '0.0',
+    '-0.0',
+    '1.0',
+    '100.0',
+    '1000000000000000.0',
+    '9999999999999999.0',
+    '0.0001',
+    '0.00001',
+    '0.1',
+    '0.10',
+    '123456789012345.0',
+    '1234567890123456.0',
+    '0.30000000000000004',
+    '1.5',
+  ]) {
     assert.equal(canonical(text), pythonJsonFloat(Number(text)), text);
   }
 });
 
-test('pythonJsonDumps with indent=2 is Zaxy\'s file layout', () => {
+test("pythonJsonDumps with indent=2 is Zaxy's file layout", () => {
   const value = new Map<string, JsonValue>([
     ['b', [1n, 2.5, new Map()]],
     ['a', []],
@@ -191,7 +252,15 @@ test('repr() and str() as CPython 3.11 prints them', () => {
   assert.equal(pythonRepr(1), '1.0');
   assert.equal(pythonRepr(NaN), 'nan');
   assert.equal(pythonRepr([1n, 'a', [null]]), "[1, 'a', [None]]");
-  assert.equal(pythonRepr(new Map<string, JsonValue>([['k', 3n], ['j', new Map()]])), "{'k': 3, 'j': {}}");
+  assert.equal(
+    pythonRepr(
+      new Map<string, JsonValue>([
+        ['k', 3n],
+        ['j', new Map()],
+      ]),
+    ),
+    "{'k': 3, 'j': {}}",
+  );
   assert.equal(pythonStr('two'), 'two');
   assert.equal(pythonStr(2), '2.0');
   assert.equal(pythonStringRepr(''), "''");

@@ -13,7 +13,9 @@ import { Inflate } from 'fflate';
 import { bytesAfterDeflateEnd, fflateInflater } from '../../src/stream/gunzip/fflate-inflater.ts';
 
 const installed = (createRequire(import.meta.url)('fflate/package.json') as { version: string }).version;
-const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 
 /** The failure message: what changed, and what to do about it. */
 const changed = (what: string): string =>
@@ -32,7 +34,8 @@ function text(bytes: number, seed: number): Uint8Array {
   return new TextEncoder().encode(out.slice(0, bytes));
 }
 
-const deflate = (data: Uint8Array, options: { level?: number; strategy?: number } = {}): Uint8Array => new Uint8Array(deflateRawSync(data, options));
+const deflate = (data: Uint8Array, options: { level?: number; strategy?: number } = {}): Uint8Array =>
+  new Uint8Array(deflateRawSync(data, options));
 
 /** Streams of each block type: stored (level 0), fixed Huffman, one dynamic block, several. */
 const STREAMS: readonly { readonly name: string; readonly data: Uint8Array; readonly deflated: Uint8Array }[] = [
@@ -67,7 +70,11 @@ function splits(length: number): number[] {
 describe('fflate internals the gunzip adapter reads', () => {
   it('package.json pins fflate to one exact version, and that version is installed', () => {
     const pinned = manifest.dependencies['fflate'];
-    assert.match(pinned ?? '', /^\d+\.\d+\.\d+$/, changed(`package.json asks for fflate "${pinned}", not one exact version`));
+    assert.match(
+      pinned ?? '',
+      /^\d+\.\d+\.\d+$/,
+      changed(`package.json asks for fflate "${pinned}", not one exact version`),
+    );
     assert.equal(installed, pinned, changed(`package.json pins fflate ${pinned}, but ${installed} is installed`));
   });
 
@@ -82,7 +89,11 @@ describe('fflate internals the gunzip adapter reads', () => {
     assert.equal(internals.s!.f, 1, changed('`s.f` is not 1 inside the final block'));
     assert.ok(internals.s!.l, changed('`s.l` is not set while a Huffman block is in progress'));
     assert.equal(typeof internals.s!.p, 'number', changed('`s.p` (the bit position) is not a number'));
-    assert.equal(bytesAfterDeflateEnd(inflater), undefined, changed('the stream reads as ended half-way through its final block'));
+    assert.equal(
+      bytesAfterDeflateEnd(inflater),
+      undefined,
+      changed('the stream reads as ended half-way through its final block'),
+    );
   });
 
   for (const { name, data, deflated } of STREAMS) {
@@ -92,11 +103,23 @@ describe('fflate internals the gunzip adapter reads', () => {
         const inflater = new Inflate(() => undefined);
         inflater.push(input.subarray(0, k), false);
         if (k < deflated.byteLength) {
-          assert.equal(bytesAfterDeflateEnd(inflater), undefined, changed(`a stream of ${name} reads as ended after ${k} of its ${deflated.byteLength} bytes`));
+          assert.equal(
+            bytesAfterDeflateEnd(inflater),
+            undefined,
+            changed(`a stream of ${name} reads as ended after ${k} of its ${deflated.byteLength} bytes`),
+          );
           inflater.push(input.subarray(k), false);
-          assert.equal(bytesAfterDeflateEnd(inflater), TAIL.byteLength, changed(`the end of a stream of ${name} is misplaced (input split at ${k})`));
+          assert.equal(
+            bytesAfterDeflateEnd(inflater),
+            TAIL.byteLength,
+            changed(`the end of a stream of ${name} is misplaced (input split at ${k})`),
+          );
         } else {
-          assert.equal(bytesAfterDeflateEnd(inflater), k - deflated.byteLength, changed(`the end of a stream of ${name} is misplaced (input cut at ${k})`));
+          assert.equal(
+            bytesAfterDeflateEnd(inflater),
+            k - deflated.byteLength,
+            changed(`the end of a stream of ${name} is misplaced (input cut at ${k})`),
+          );
         }
       }
     });
@@ -105,7 +128,11 @@ describe('fflate internals the gunzip adapter reads', () => {
       const parts: Uint8Array[] = [];
       const inflater = fflateInflater((bytes) => parts.push(bytes.slice()));
       const step = inflater.push(concat(deflated, TAIL));
-      assert.deepEqual(step, { used: deflated.byteLength, ended: true }, changed(`the adapter misreads the end of a stream of ${name}`));
+      assert.deepEqual(
+        step,
+        { used: deflated.byteLength, ended: true },
+        changed(`the adapter misreads the end of a stream of ${name}`),
+      );
       assert.deepEqual(concat(...parts), data, changed(`the output of a stream of ${name} differs from its input`));
     });
   }

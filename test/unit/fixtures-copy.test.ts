@@ -35,13 +35,18 @@ function listed(label: string, names: readonly string[]): string {
 }
 
 test('test/fixtures/ is a copy of ../shared/fixtures/ when present, and holds every file its manifests name', (t) => {
-  assert.ok(existsSync(FIXTURES) && statSync(FIXTURES).isDirectory(), `${FIXTURES} is missing: run npm run sync-fixtures`);
+  assert.ok(
+    existsSync(FIXTURES) && statSync(FIXTURES).isDirectory(),
+    `${FIXTURES} is missing: run npm run sync-fixtures`,
+  );
   const copy = listFiles(FIXTURES);
 
   // The copy on its own: every manifest parses, has cases, and each case's file is a regular file.
   const named: string[] = [];
   for (const format of FORMATS) {
-    const cases = loadCases<{ file: unknown }>(format, (manifest) => (Array.isArray(manifest) ? manifest : (manifest as { cases: { file: unknown }[] }).cases));
+    const cases = loadCases<{ file: unknown }>(format, (manifest) =>
+      Array.isArray(manifest) ? manifest : (manifest as { cases: { file: unknown }[] }).cases,
+    );
     for (const [index, entry] of cases.entries()) {
       assert.equal(typeof entry.file, 'string', `${format}/manifest.json case ${index}: no file name`);
       named.push(`${format}/${String(entry.file)}`);
@@ -49,10 +54,16 @@ test('test/fixtures/ is a copy of ../shared/fixtures/ when present, and holds ev
   }
   const present = new Set(copy);
   const absent = named.filter((file) => !present.has(file));
-  assert.deepEqual(absent, [], `files named by the manifests but missing from test/fixtures/: run npm run sync-fixtures${listed('missing', absent)}`);
+  assert.deepEqual(
+    absent,
+    [],
+    `files named by the manifests but missing from test/fixtures/: run npm run sync-fixtures${listed('missing', absent)}`,
+  );
 
   if (!existsSync(SHARED_FIXTURES)) {
-    t.diagnostic(`${SHARED_FIXTURES} not found: the copy was not compared with its source (checked on its own: ${copy.length} files, the ${named.length} named by the manifests present)`);
+    t.diagnostic(
+      `${SHARED_FIXTURES} not found: the copy was not compared with its source (checked on its own: ${copy.length} files, the ${named.length} named by the manifests present)`,
+    );
     return;
   }
 
@@ -61,7 +72,10 @@ test('test/fixtures/ is a copy of ../shared/fixtures/ when present, and holds ev
   const sourceSet = new Set(source);
   const missing = source.filter((file) => !present.has(file));
   const extra = copy.filter((file) => !sourceSet.has(file));
-  const changed = source.filter((file) => present.has(file) && !readFileSync(join(SHARED_FIXTURES, file)).equals(readFileSync(join(FIXTURES, file))));
+  const changed = source.filter(
+    (file) =>
+      present.has(file) && !readFileSync(join(SHARED_FIXTURES, file)).equals(readFileSync(join(FIXTURES, file))),
+  );
   assert.ok(
     missing.length === 0 && extra.length === 0 && changed.length === 0,
     `test/fixtures/ differs from ${SHARED_FIXTURES}: run npm run sync-fixtures` +

@@ -19,7 +19,12 @@ interface Outcome {
   readonly bytesOut: number;
 }
 
-async function gunzip(factory: GunzipFactory, input: Uint8Array, chunk: number, limits: Limits = DEFAULT_LIMITS): Promise<Outcome> {
+async function gunzip(
+  factory: GunzipFactory,
+  input: Uint8Array,
+  chunk: number,
+  limits: Limits = DEFAULT_LIMITS,
+): Promise<Outcome> {
   let offset = 0;
   const source = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -39,12 +44,18 @@ async function gunzip(factory: GunzipFactory, input: Uint8Array, chunk: number, 
     }
   } catch (error) {
     assert.ok(isStreamProblem(error), `expected a StreamProblem, got ${String(error)}`);
-    return { bytes: new Uint8Array(Buffer.concat(parts)), code: error.code, message: error.message, bytesOut: counters.bytesOut };
+    return {
+      bytes: new Uint8Array(Buffer.concat(parts)),
+      code: error.code,
+      message: error.message,
+      bytesOut: counters.bytesOut,
+    };
   }
   return { bytes: new Uint8Array(Buffer.concat(parts)), bytesOut: counters.bytesOut };
 }
 
-const text = (n: number, seed = 'line'): Uint8Array => new TextEncoder().encode(Array.from({ length: n }, (_, i) => `${seed} ${i} ${'x'.repeat(i % 37)}\n`).join(''));
+const text = (n: number, seed = 'line'): Uint8Array =>
+  new TextEncoder().encode(Array.from({ length: n }, (_, i) => `${seed} ${i} ${'x'.repeat(i % 37)}\n`).join(''));
 const memberA = text(400, 'alpha');
 const memberB = text(50, 'beta');
 const gzA = new Uint8Array(gzipSync(memberA));
@@ -53,12 +64,39 @@ const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.con
 
 /** A member with FEXTRA, FNAME, FCOMMENT and FHCRC, built by hand (RFC 1952 §2.3). */
 function fancyMember(data: Uint8Array, corruptHeaderCrc = false): Uint8Array {
-  const head = [0x1f, 0x8b, 8, 4 | 8 | 16 | 2, 0, 0, 0, 0, 0, 3, 5, 0, 1, 2, 3, 4, 5, ...new TextEncoder().encode('name.ndjson'), 0, ...new TextEncoder().encode('a comment'), 0];
+  const head = [
+    0x1f,
+    0x8b,
+    8,
+    4 | 8 | 16 | 2,
+    0,
+    0,
+    0,
+    0,
+    0,
+    3,
+    5,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    ...new TextEncoder().encode('name.ndjson'),
+    0,
+    ...new TextEncoder().encode('a comment'),
+    0,
+  ];
   const headerCrc = crc32(Uint8Array.from(head)) & 0xffff;
   const trailer = new Uint8Array(8);
   new DataView(trailer.buffer).setUint32(0, zlibCrc32(data), true);
   new DataView(trailer.buffer).setUint32(4, data.byteLength, true);
-  return concat(Uint8Array.from(head), Uint8Array.from([(headerCrc ^ (corruptHeaderCrc ? 1 : 0)) & 0xff, headerCrc >> 8]), deflateRawSync(data), trailer);
+  return concat(
+    Uint8Array.from(head),
+    Uint8Array.from([(headerCrc ^ (corruptHeaderCrc ? 1 : 0)) & 0xff, headerCrc >> 8]),
+    deflateRawSync(data),
+    trailer,
+  );
 }
 
 const ENGINES: [string, GunzipFactory][] = [
@@ -124,14 +162,21 @@ for (const [engine, factory] of ENGINES) {
         for (const chunk of [1, 4096]) {
           const outcome = await gunzip(factory, gzA.subarray(0, cut), chunk);
           assert.equal(outcome.code, 'gzip.truncated', `cut at ${cut}`);
-          assert.ok(memberA.subarray(0, outcome.bytes.byteLength).every((b, i) => b === outcome.bytes[i]), 'a prefix of the data');
+          assert.ok(
+            memberA.subarray(0, outcome.bytes.byteLength).every((b, i) => b === outcome.bytes[i]),
+            'a prefix of the data',
+          );
         }
       }
       assert.equal((await gunzip(factory, concat(gzA, gzB.subarray(0, 4)), 7)).code, 'gzip.truncated');
     });
 
     it('reports trailing garbage (text, zero padding) after the last member, data first', async () => {
-      for (const tail of [new TextEncoder().encode('garbage'), new Uint8Array(16), Uint8Array.from([0x1f, 0x00, 1, 2])]) {
+      for (const tail of [
+        new TextEncoder().encode('garbage'),
+        new Uint8Array(16),
+        Uint8Array.from([0x1f, 0x00, 1, 2]),
+      ]) {
         for (const chunk of CHUNKS) {
           const outcome = await gunzip(factory, concat(gzA, gzB, tail), chunk);
           assert.equal(outcome.code, 'gzip.trailing_garbage');
@@ -167,13 +212,19 @@ for (const [engine, factory] of ENGINES) {
       const limits = resolveLimits({ ratioGraceBytes: 1 << 20, maxCompressionRatio: 100 });
       const outcome = await gunzip(factory, zeros, 1 << 16, limits);
       assert.equal(outcome.code, 'limit.compression_ratio');
-      assert.ok(outcome.bytes.byteLength >= 1 << 20 && outcome.bytes.byteLength < 4 << 20, `stopped after ${outcome.bytes.byteLength} bytes`);
+      assert.ok(
+        outcome.bytes.byteLength >= 1 << 20 && outcome.bytes.byteLength < 4 << 20,
+        `stopped after ${outcome.bytes.byteLength} bytes`,
+      );
     });
 
     it('stops the 4 GiB NDJSON bomb at the default limits within a few MB', async () => {
       const outcome = await gunzip(factory, ndjsonBomb(), 1 << 20);
       assert.equal(outcome.code, 'limit.compression_ratio');
-      assert.ok(outcome.bytesOut <= DEFAULT_LIMITS.ratioGraceBytes + (4 << 20), `stopped after ${outcome.bytesOut} bytes`);
+      assert.ok(
+        outcome.bytesOut <= DEFAULT_LIMITS.ratioGraceBytes + (4 << 20),
+        `stopped after ${outcome.bytesOut} bytes`,
+      );
     });
   });
 }

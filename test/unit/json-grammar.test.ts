@@ -62,7 +62,11 @@ describe('json grammar: escapes', () => {
       } catch {
         parsed = undefined;
       }
-      assert.equal(grammar.escapedByte(letter), parsed === undefined ? 0 : parsed.charCodeAt(0), `\\${String.fromCharCode(letter)}`);
+      assert.equal(
+        grammar.escapedByte(letter),
+        parsed === undefined ? 0 : parsed.charCodeAt(0),
+        `\\${String.fromCharCode(letter)}`,
+      );
     }
   });
 
@@ -91,7 +95,7 @@ describe('json grammar: escapes', () => {
         const token = new TextEncoder().encode(units.map((u) => `\\u${hex(u)}`).join(''));
         const expected = JSON.parse(`"${units.map((u) => `\\u${hex(u)}`).join('')}"`) as string;
         let text = '';
-        for (let at = 0; at < token.length; ) {
+        for (let at = 0; at < token.length;) {
           const point = grammar.escapedCodePoint(token, at, token.length);
           text += String.fromCodePoint(point);
           at += grammar.escapeLength(token, at, point);

@@ -14,14 +14,24 @@ const read = (text: string): JsonValue => {
   return result.value;
 };
 const error = (input: string | Uint8Array, maxDepth?: number) => {
-  const result = readJson(typeof input === 'string' ? encode(input) : input, maxDepth === undefined ? {} : { maxDepth });
+  const result = readJson(
+    typeof input === 'string' ? encode(input) : input,
+    maxDepth === undefined ? {} : { maxDepth },
+  );
   assert.equal(result.ok, false, 'expected a read error');
   return (result as { error: { kind: string; message: string; offset: number } }).error;
 };
 
 test('integers are exact bigints, floats are numbers: 1 and 1.0 stay apart', () => {
-  assert.deepEqual(read('[1, 1.0, -0, -0.0, 9007199254740993, 100000000000000000000000000000]'), [1n, 1, 0n, -0, 9007199254740993n, 10n ** 29n]);
-  assert.ok(Object.is((read('-0.0') as number), -0));
+  assert.deepEqual(read('[1, 1.0, -0, -0.0, 9007199254740993, 100000000000000000000000000000]'), [
+    1n,
+    1,
+    0n,
+    -0,
+    9007199254740993n,
+    10n ** 29n,
+  ]);
+  assert.ok(Object.is(read('-0.0') as number, -0));
   assert.equal(read('1E2'), 100);
   assert.equal(read('1e400'), Infinity);
   assert.equal(read('-1e400'), -Infinity);
@@ -49,7 +59,11 @@ test('objects are Maps: the last duplicate wins at the first position; __proto__
 });
 
 test('syntax errors carry CPython json.JSONDecodeError texts and byte offsets', () => {
-  assert.deepEqual(error('{"a":1,}'), { kind: 'syntax', message: 'Expecting property name enclosed in double quotes: line 1 column 8 (char 7)', offset: 7 });
+  assert.deepEqual(error('{"a":1,}'), {
+    kind: 'syntax',
+    message: 'Expecting property name enclosed in double quotes: line 1 column 8 (char 7)',
+    offset: 7,
+  });
   assert.equal(error('[1,]').message, 'Expecting value: line 1 column 4 (char 3)');
   assert.equal(error('"a\\x"').message, 'Invalid \\escape: line 1 column 3 (char 2)');
   assert.equal(error('"a\\u12"').message, 'Invalid \\uXXXX escape: line 1 column 4 (char 3)');
@@ -61,8 +75,16 @@ test('syntax errors carry CPython json.JSONDecodeError texts and byte offsets', 
   assert.equal(error('{} x').message, 'Extra data: line 1 column 4 (char 3)');
   assert.equal(error('').message, 'Expecting value: line 1 column 1 (char 0)');
   assert.equal(error('{1:2}').message, 'Expecting property name enclosed in double quotes: line 1 column 2 (char 1)');
-  assert.equal(error('{\n "é": x}').message, 'Expecting value: line 2 column 7 (char 8)', 'positions count code points');
-  assert.equal(error('[1.]').message, "Expecting ',' delimiter: line 1 column 3 (char 2)", 'a number takes its fraction only when complete');
+  assert.equal(
+    error('{\n "é": x}').message,
+    'Expecting value: line 2 column 7 (char 8)',
+    'positions count code points',
+  );
+  assert.equal(
+    error('[1.]').message,
+    "Expecting ',' delimiter: line 1 column 3 (char 2)",
+    'a number takes its fraction only when complete',
+  );
   assert.equal(error('-').message, 'Expecting value: line 1 column 1 (char 0)');
 });
 
@@ -70,10 +92,20 @@ test('file-level errors outrank syntax: invalid UTF-8 anywhere, then a BOM', () 
   const invalid = error(new Uint8Array([0x5b, 0x31, 0x2c, 0x2c, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d]));
   assert.equal(invalid.kind, 'utf8');
   assert.equal(invalid.message, "'utf-8' codec can't decode byte 0xed in position 5: invalid continuation byte");
-  assert.equal(error(new Uint8Array([0x22, 0xf0, 0x9f, 0x98])).message, "'utf-8' codec can't decode bytes in position 1-3: unexpected end of data");
-  assert.equal(error(new Uint8Array([0x22, 0xc3, 0x28, 0x22])).message, "'utf-8' codec can't decode byte 0xc3 in position 1: invalid continuation byte");
+  assert.equal(
+    error(new Uint8Array([0x22, 0xf0, 0x9f, 0x98])).message,
+    "'utf-8' codec can't decode bytes in position 1-3: unexpected end of data",
+  );
+  assert.equal(
+    error(new Uint8Array([0x22, 0xc3, 0x28, 0x22])).message,
+    "'utf-8' codec can't decode byte 0xc3 in position 1: invalid continuation byte",
+  );
   const bom = error(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]));
-  assert.deepEqual(bom, { kind: 'bom', message: 'Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', offset: 0 });
+  assert.deepEqual(bom, {
+    kind: 'bom',
+    message: 'Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)',
+    offset: 0,
+  });
 });
 
 test('integers over 4300 digits are refused as CPython refuses them; 4300 are fine', () => {
@@ -81,15 +113,24 @@ test('integers over 4300 digits are refused as CPython refuses them; 4300 are fi
   const tooLong = error('[' + '1'.repeat(4301) + ']');
   assert.equal(tooLong.kind, 'integer_digits');
   assert.equal(tooLong.offset, 1);
-  assert.match(tooLong.message, /^Exceeds the limit \(4300 digits\) for integer string conversion: value has 4301 digits/);
+  assert.match(
+    tooLong.message,
+    /^Exceeds the limit \(4300 digits\) for integer string conversion: value has 4301 digits/,
+  );
   assert.equal(typeof read('1' + '0'.repeat(5000) + '.5'), 'number', 'floats have no digit limit');
 });
 
 test('nesting is bounded by maxDepth without recursion (a million levels do not overflow the stack)', () => {
   assert.deepEqual(read('[[[]]]'), [[[]]]);
   assert.equal(error('[[[]]]', 2).kind, 'depth');
-  assert.equal(error('[[[]]]', 2).message, 'maximum recursion depth exceeded while decoding a JSON array from a unicode string');
-  assert.equal(error('{"a":{"b":{}}}', 2).message, 'maximum recursion depth exceeded while decoding a JSON object from a unicode string');
+  assert.equal(
+    error('[[[]]]', 2).message,
+    'maximum recursion depth exceeded while decoding a JSON array from a unicode string',
+  );
+  assert.equal(
+    error('{"a":{"b":{}}}', 2).message,
+    'maximum recursion depth exceeded while decoding a JSON object from a unicode string',
+  );
   const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
   assert.equal(readJson(encode(deep), { maxDepth: 2_000_000 }).ok, true);
 });
@@ -144,9 +185,15 @@ test('never throws, on any bytes', () => {
     { numRuns: 2000 },
   );
   fc.assert(
-    fc.property(fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', ':', ',', '1', 'e', '.', '-', 'N', '\\', 'u', ' ', 'a') , maxLength: 40 }), (text) => {
-      readJson(encode(text));
-    }),
+    fc.property(
+      fc.string({
+        unit: fc.constantFrom('[', ']', '{', '}', '"', ':', ',', '1', 'e', '.', '-', 'N', '\\', 'u', ' ', 'a'),
+        maxLength: 40,
+      }),
+      (text) => {
+        readJson(encode(text));
+      },
+    ),
     { numRuns: 2000 },
   );
 });
@@ -164,13 +211,16 @@ test('agrees with JSON.parse on everything JSON.parse reads exactly', () => {
             : typeof value === 'bigint'
               ? Number(value)
               : value;
-      assert.deepEqual(toPlain(ours.value), JSON.parse(text, (_key, value: unknown) => (Object.is(value, -0) ? 0 : value)));
+      assert.deepEqual(
+        toPlain(ours.value),
+        JSON.parse(text, (_key, value: unknown) => (Object.is(value, -0) ? 0 : value)),
+      );
     }),
     { numRuns: 500 },
   );
 });
 
-test('createDocumentReader: any chunking gives readJsonDocument\'s result and visits', () => {
+test("createDocumentReader: any chunking gives readJsonDocument's result and visits", () => {
   const documents = [
     '{"a": [1, {"b": 2}], "c": "x", "a": [3], "d": [4]}',
     '{"a": [1, 2.5e3, "s\\u00e9", [], {}], "z": null}',
@@ -227,7 +277,7 @@ test('createDocumentReader: any chunking gives readJsonDocument\'s result and vi
 // message (Python's line/column/char counted over the dropped bytes) and offset, with invalid UTF-8
 // anywhere after a syntax error still taking precedence. Documents are mutated at random (a byte
 // replaced, the end cut off) so that errors land in every state of the reader.
-test('createDocumentReader: dropping read bytes (maxRetainedBytes) gives readJsonDocument\'s result and error', () => {
+test("createDocumentReader: dropping read bytes (maxRetainedBytes) gives readJsonDocument's result and error", () => {
   const bases = [
     '{"v": "x",\n "a": [1, {"b": [2, 3.5, "\u00e9\u4e2d"]}, "s\\u00e9", null, true],\n  "z": {"k": [1e5, -0]}, "a": [7]}',
     '{\n"h": "\u00e9t\u00e9",\n"a": [\n  {"id": "x", "content": {"n": 12345678901234567890}},\n  [[[]]], "\\ud800"\n]\n}\n',
@@ -235,7 +285,8 @@ test('createDocumentReader: dropping read bytes (maxRetainedBytes) gives readJso
   const visitor = (seen: string[]) => ({
     streamKeys: ['a'],
     startArray: (key: string) => void seen.push(`start ${key}`),
-    element: (key: string, index: number, element: { tape: Int32Array; node: number }) => void seen.push(`${key}[${index}] ${element.tape[element.node]}`),
+    element: (key: string, index: number, element: { tape: Int32Array; node: number }) =>
+      void seen.push(`${key}[${index}] ${element.tape[element.node]}`),
   });
   const mutation = fc.record({
     base: fc.integer({ min: 0, max: bases.length - 1 }),
@@ -275,7 +326,10 @@ test('createDocumentReader: dropping read bytes (maxRetainedBytes) gives readJso
 
 test('createDocumentReader: past maxRetainedBytes, memory stays one element, however long the array', () => {
   const element = encode('{"content": {"text": "' + 'x'.repeat(200) + '"}, "id": 12}');
-  const reader = createDocumentReader({ streamKeys: ['a'], startArray: () => undefined, element: () => undefined }, { maxRetainedBytes: 4096 });
+  const reader = createDocumentReader(
+    { streamKeys: ['a'], startArray: () => undefined, element: () => undefined },
+    { maxRetainedBytes: 4096 },
+  );
   reader.push(encode('{"a": ['));
   let peak = 0;
   for (let i = 0; i < 20_000; i++) {
@@ -298,10 +352,20 @@ test('createDocumentReader: past maxRetainedBytes, memory stays one element, how
 // 8 MB in 64-byte chunks: seconds when the reader is linear, hours when it is quadratic.
 test('whitespace runs between tokens are scanned once, however finely they arrive', { timeout: 60_000 }, async () => {
   const run = new Uint8Array(8 << 20).fill(0x0a);
-  const places = [['', '{"a": [1, 2]}'], ['{', '"a": [1, 2]}'], ['{"a"', ': [1, 2]}'], ['{"a": [1,', '2]}'], ['{"a": [1, 2]}', '']];
+  const places = [
+    ['', '{"a": [1, 2]}'],
+    ['{', '"a": [1, 2]}'],
+    ['{"a"', ': [1, 2]}'],
+    ['{"a": [1,', '2]}'],
+    ['{"a": [1, 2]}', ''],
+  ];
   for (const [before, after] of places) {
     const elements: number[] = [];
-    const reader = createDocumentReader({ streamKeys: ['a'], startArray: () => undefined, element: (_key, index) => elements.push(index) });
+    const reader = createDocumentReader({
+      streamKeys: ['a'],
+      startArray: () => undefined,
+      element: (_key, index) => elements.push(index),
+    });
     reader.push(encode(before!));
     for (let at = 0; at < run.length; at += 64) {
       reader.push(run.subarray(at, at + 64));

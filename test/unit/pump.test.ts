@@ -4,9 +4,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pumpThrough } from '../../src/stream/pump.ts';
 
-const doubler = (): TransformStream<number, number> => new TransformStream({ transform: (chunk, controller) => controller.enqueue(chunk * 2) });
+const doubler = (): TransformStream<number, number> =>
+  new TransformStream({ transform: (chunk, controller) => controller.enqueue(chunk * 2) });
 
-function sourceOf(chunks: number[], end: { error?: Error } = {}): { stream: ReadableStream<number>; cancelled: Promise<unknown> } {
+function sourceOf(
+  chunks: number[],
+  end: { error?: Error } = {},
+): { stream: ReadableStream<number>; cancelled: Promise<unknown> } {
   let onCancel: (reason: unknown) => void = () => undefined;
   const cancelled = new Promise<unknown>((resolve) => (onCancel = resolve));
   const stream = new ReadableStream<number>({
@@ -61,7 +65,10 @@ test('cancelling the output cancels the source at once, even while a source read
   let onCancel: (reason: unknown) => void = () => undefined;
   const cancelled = new Promise<unknown>((resolve) => (onCancel = resolve));
   // A source that never sends anything (a stalled upload).
-  const stalled = new ReadableStream<number>({ pull: () => new Promise(() => undefined), cancel: (reason) => onCancel(reason) });
+  const stalled = new ReadableStream<number>({
+    pull: () => new Promise(() => undefined),
+    cancel: (reason) => onCancel(reason),
+  });
   const output = pumpThrough(stalled, doubler());
   const reason = new Error('enough');
   await output.cancel(reason);

@@ -17,25 +17,50 @@ test('jsonPath uses dots for identifiers and quoted brackets for anything else',
 test('the report is pass only without error findings, and unchecked dimensions stay not-checked', () => {
   const clean = createCollector({ maxFindings: 10, dimensionOf });
   clean.add('kit.unsigned_format', '$', 'no signature', { severity: 'warning' });
-  const passed = buildReport(clean, { format: 'agentxchain', kind: null, input: 'x', checked: { structure: true, integrity: true }, bytesRead: 1, durationMs: 3 });
+  const passed = buildReport(clean, {
+    format: 'agentxchain',
+    kind: null,
+    input: 'x',
+    checked: { structure: true, integrity: true },
+    bytesRead: 1,
+    durationMs: 3,
+  });
   assert.equal(passed.overall, 'pass');
   assert.deepEqual(passed.stats, { bytes_read: 1, duration_ms: 3 });
-  assert.deepEqual(passed.verdicts, { structure: 'pass', integrity: 'pass', authenticity: 'not-checked', trust: 'not-checked' });
+  assert.deepEqual(passed.verdicts, {
+    structure: 'pass',
+    integrity: 'pass',
+    authenticity: 'not-checked',
+    trust: 'not-checked',
+  });
   assert.ok(Object.isFrozen(passed) && Object.isFrozen(passed.findings));
 
   const broken = createCollector({ maxFindings: 10, dimensionOf });
   broken.add('gzip.crc_mismatch', '$', 'crc');
-  const failed = buildReport(broken, { format: null, kind: null, input: 'x', checked: {}, bytesRead: 1, durationMs: 0 });
+  const failed = buildReport(broken, {
+    format: null,
+    kind: null,
+    input: 'x',
+    checked: {},
+    bytesRead: 1,
+    durationMs: 0,
+  });
   assert.equal(failed.overall, 'fail');
   assert.equal(failed.verdicts.integrity, 'fail');
 
   const unreadable = createCollector({ maxFindings: 10, dimensionOf });
   unreadable.add('input.not_json', '$', 'nope');
-  assert.equal(buildReport(unreadable, { format: null, kind: null, input: 'x', checked: {}, bytesRead: 0, durationMs: 0 }).overall, 'error');
+  assert.equal(
+    buildReport(unreadable, { format: null, kind: null, input: 'x', checked: {}, bytesRead: 0, durationMs: 0 }).overall,
+    'error',
+  );
 });
 
 test('the collector counts each error in the dimension its lookup gives', () => {
-  const collector = createCollector({ maxFindings: 10, dimensionOf: (code: FindingCode) => (code === 'gzip.crc_mismatch' ? 'trust' : dimensionOf(code)) });
+  const collector = createCollector({
+    maxFindings: 10,
+    dimensionOf: (code: FindingCode) => (code === 'gzip.crc_mismatch' ? 'trust' : dimensionOf(code)),
+  });
   collector.add('gzip.crc_mismatch', '$', 'crc');
   collector.add('gzip.size_mismatch', '$', 'isize');
   assert.equal(collector.errorCount('trust'), 1);
@@ -71,6 +96,13 @@ test('a limit finding past maxFindings is still kept: it says why verification s
   bounded.add('limit.compression_ratio', '$', 'bomb');
   const codes = bounded.findings.map((f) => f.code);
   assert.deepEqual(codes, ['gzip.bad_data', 'gzip.bad_data', 'limit.compression_ratio', 'limit.findings']);
-  const report = buildReport(bounded, { format: null, kind: null, input: 'x', checked: {}, bytesRead: 1, durationMs: 0 });
+  const report = buildReport(bounded, {
+    format: null,
+    kind: null,
+    input: 'x',
+    checked: {},
+    bytesRead: 1,
+    durationMs: 0,
+  });
   assert.equal(report.overall, 'error');
 });

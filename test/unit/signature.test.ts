@@ -40,26 +40,37 @@ test('Ed25519: valid signatures verify, as in OpenSSL', () => {
   );
 });
 
-test('Ed25519: any flipped bit of key, message or signature gives OpenSSL\'s verdict', () => {
+test("Ed25519: any flipped bit of key, message or signature gives OpenSSL's verdict", () => {
   fc.assert(
-    fc.property(fc.nat(keys.length - 1), fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.nat(), fc.constantFrom('key', 'message', 'signature'), (k, message, bit, where) => {
-      const key = keys[k]!;
-      const publicKey = key.raw.slice();
-      const signature = new Uint8Array(nodeSign(null, message, key.privateKey));
-      const data = message.slice();
-      const target = where === 'key' ? publicKey : where === 'message' ? data : signature;
-      target[(bit >> 3) % target.length]! ^= 1 << (bit & 7);
-      assert.equal(verifyEd25519(publicKey, data, signature), openssl(publicKey, data, signature));
-    }),
+    fc.property(
+      fc.nat(keys.length - 1),
+      fc.uint8Array({ minLength: 1, maxLength: 64 }),
+      fc.nat(),
+      fc.constantFrom('key', 'message', 'signature'),
+      (k, message, bit, where) => {
+        const key = keys[k]!;
+        const publicKey = key.raw.slice();
+        const signature = new Uint8Array(nodeSign(null, message, key.privateKey));
+        const data = message.slice();
+        const target = where === 'key' ? publicKey : where === 'message' ? data : signature;
+        target[(bit >> 3) % target.length]! ^= 1 << (bit & 7);
+        assert.equal(verifyEd25519(publicKey, data, signature), openssl(publicKey, data, signature));
+      },
+    ),
     { numRuns: 150 },
   );
 });
 
 test('Ed25519: random garbage keys and signatures agree with OpenSSL and never throw', () => {
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 64, maxLength: 64 }), fc.uint8Array({ maxLength: 16 }), (publicKey, signature, message) => {
-      assert.equal(verifyEd25519(publicKey, message, signature), openssl(publicKey, message, signature));
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.uint8Array({ minLength: 64, maxLength: 64 }),
+      fc.uint8Array({ maxLength: 16 }),
+      (publicKey, signature, message) => {
+        assert.equal(verifyEd25519(publicKey, message, signature), openssl(publicKey, message, signature));
+      },
+    ),
     { numRuns: 150 },
   );
 });
@@ -73,11 +84,15 @@ test('Ed25519: wrong lengths are false', () => {
   assert.equal(verifyEd25519(key.raw, message, new Uint8Array([...signature, 0])), false);
 });
 
-test('Ed25519 edge vectors (small order, non-canonical, S = 0, S ≥ L): OpenSSL\'s verdicts', () => {
-  const file = JSON.parse(readFileSync(fixturePath('zaxy', 'sigver-ed25519-edge-openssl.json'), 'utf8')) as { tests: { tcId: number; pk: string; message: string; signature: string; testPassed: boolean }[] };
+test("Ed25519 edge vectors (small order, non-canonical, S = 0, S ≥ L): OpenSSL's verdicts", () => {
+  const file = JSON.parse(readFileSync(fixturePath('zaxy', 'sigver-ed25519-edge-openssl.json'), 'utf8')) as {
+    tests: { tcId: number; pk: string; message: string; signature: string; testPassed: boolean }[];
+  };
   assert.equal(file.tests.length, 9);
   for (const vector of file.tests) {
-    const args = [vector.pk, vector.message, vector.signature].map((hex) => Uint8Array.from(Buffer.from(hex, 'hex'))) as [Uint8Array, Uint8Array, Uint8Array];
+    const args = [vector.pk, vector.message, vector.signature].map((hex) =>
+      Uint8Array.from(Buffer.from(hex, 'hex')),
+    ) as [Uint8Array, Uint8Array, Uint8Array];
     assert.equal(verifyEd25519(...args), vector.testPassed, `tcId ${vector.tcId}`);
     assert.equal(openssl(...args), vector.testPassed, `node:crypto, tcId ${vector.tcId}`);
   }
@@ -85,9 +100,30 @@ test('Ed25519 edge vectors (small order, non-canonical, S = 0, S ≥ L): OpenSSL
 
 test('ML-DSA-65: wrong lengths and garbage are false, not exceptions', async () => {
   const verify = await loadMlDsa65();
-  assert.equal(verify(new Uint8Array(ML_DSA_65_PUBLIC_KEY_BYTES - 1), new Uint8Array(1), new Uint8Array(ML_DSA_65_SIGNATURE_BYTES)), false);
-  assert.equal(verify(new Uint8Array(ML_DSA_65_PUBLIC_KEY_BYTES), new Uint8Array(1), new Uint8Array(ML_DSA_65_SIGNATURE_BYTES + 1)), false);
-  assert.equal(verify(new Uint8Array(ML_DSA_65_PUBLIC_KEY_BYTES).fill(0xff), new Uint8Array(1), new Uint8Array(ML_DSA_65_SIGNATURE_BYTES).fill(0xff)), false);
+  assert.equal(
+    verify(
+      new Uint8Array(ML_DSA_65_PUBLIC_KEY_BYTES - 1),
+      new Uint8Array(1),
+      new Uint8Array(ML_DSA_65_SIGNATURE_BYTES),
+    ),
+    false,
+  );
+  assert.equal(
+    verify(
+      new Uint8Array(ML_DSA_65_PUBLIC_KEY_BYTES),
+      new Uint8Array(1),
+      new Uint8Array(ML_DSA_65_SIGNATURE_BYTES + 1),
+    ),
+    false,
+  );
+  assert.equal(
+    verify(
+      new Uint8Array(ML_DSA_65_PUBLIC_KEY_BYTES).fill(0xff),
+      new Uint8Array(1),
+      new Uint8Array(ML_DSA_65_SIGNATURE_BYTES).fill(0xff),
+    ),
+    false,
+  );
 });
 
 test('verifySignature: unknown algorithms are false; labels are exact', async () => {

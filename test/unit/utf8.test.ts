@@ -14,14 +14,20 @@ const utf8ish = fc.array(
     { weight: 4, arbitrary: fc.integer({ min: 0x00, max: 0x7f }) },
     { weight: 3, arbitrary: fc.integer({ min: 0x80, max: 0xbf }) },
     { weight: 2, arbitrary: fc.integer({ min: 0xc0, max: 0xff }) },
-    { weight: 1, arbitrary: fc.constantFrom(0x5c, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xc2, 0xdf, 0x9f, 0xa0, 0x8f, 0x90) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(0x5c, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xc2, 0xdf, 0x9f, 0xa0, 0x8f, 0x90),
+    },
   ),
   { maxLength: 300 },
 );
 
 /** Real text encoded (any code point, including astral and U+FFFD), with random bytes spliced in. */
 const textWithDamage = fc
-  .tuple(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }))
+  .tuple(
+    fc.string({ unit: 'grapheme', maxLength: 60 }),
+    fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+  )
   .map(([text, damage]) => {
     const bytes = [...new TextEncoder().encode(text)];
     for (const [at, byte] of damage) bytes.splice(at % (bytes.length + 1), 0, byte);
@@ -46,16 +52,19 @@ function decodeInChunks(bytes: Uint8Array, cuts: readonly number[]) {
 
 test('decodeUtf8Lenient equals Buffer.toString on arbitrary bytes (BOM kept, U+FFFD placement)', () => {
   fc.assert(
-    fc.property(fc.oneof(utf8ish, textWithDamage, fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 200 })), (list) => {
-      const bytes = Uint8Array.from(list);
-      assert.equal(decodeUtf8Lenient(bytes), nodeText(bytes));
-    }),
+    fc.property(
+      fc.oneof(utf8ish, textWithDamage, fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 200 })),
+      (list) => {
+        const bytes = Uint8Array.from(list);
+        assert.equal(decodeUtf8Lenient(bytes), nodeText(bytes));
+      },
+    ),
     { numRuns: 3000 },
   );
   assert.equal(decodeUtf8Lenient(Uint8Array.of(0xef, 0xbb, 0xbf, 0x7b)), '\ufeff{');
 });
 
-test('the document decoder rebuilds exactly Node\'s text, whatever the chunking', () => {
+test("the document decoder rebuilds exactly Node's text, whatever the chunking", () => {
   fc.assert(
     fc.property(fc.oneof(utf8ish, textWithDamage), fc.array(fc.nat(), { maxLength: 6 }), (list, cuts) => {
       const bytes = Uint8Array.from(list);
@@ -73,7 +82,23 @@ test('the document decoder rebuilds exactly Node\'s text, whatever the chunking'
 const jsonDocument = fc
   .tuple(
     fc.jsonValue({ maxDepth: 3 }),
-    fc.array(fc.tuple(fc.nat(), fc.constantFrom([0x5c], [0x5c, 0x5c], [0xc3, 0xa9], [0xe2, 0x80, 0xa8], [0xf0, 0x9f, 0x98, 0x80], [0xff], [0xed, 0xa0, 0x80], [0xef, 0xbb, 0xbf], [0x22])), { maxLength: 3 }),
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom(
+          [0x5c],
+          [0x5c, 0x5c],
+          [0xc3, 0xa9],
+          [0xe2, 0x80, 0xa8],
+          [0xf0, 0x9f, 0x98, 0x80],
+          [0xff],
+          [0xed, 0xa0, 0x80],
+          [0xef, 0xbb, 0xbf],
+          [0x22],
+        ),
+      ),
+      { maxLength: 3 },
+    ),
     fc.boolean(),
   )
   .map(([value, damage, bom]) => {
@@ -90,7 +115,7 @@ function parseOutcome(text: string): { ok: true; value: unknown } | { ok: false;
   }
 }
 
-test('JSON.parse of the escaped text succeeds exactly when it does on Node\'s text, with the same value', () => {
+test("JSON.parse of the escaped text succeeds exactly when it does on Node's text, with the same value", () => {
   fc.assert(
     fc.property(jsonDocument, fc.array(fc.nat(), { maxLength: 4 }), (bytes, cuts) => {
       const reference = parseOutcome(nodeText(bytes));

@@ -50,9 +50,11 @@ export const AGENT_HISTORY_CODE_SUMMARIES = /* @__PURE__ */ Object.freeze({
   'agent-history.header_misplaced': 'A header record on a line other than line 1, or a second one (H1).',
   'agent-history.session_count': 'header.session_count differs from the number of session lines (H2).',
   'agent-history.agent_not_listed': 'A session agent is missing from header.agent_types (H3).',
-  'agent-history.workspace_not_listed': 'A session workspace matches no header.workspaces entry by path or name (warning, H3).',
+  'agent-history.workspace_not_listed':
+    'A session workspace matches no header.workspaces entry by path or name (warning, H3).',
   'agent-history.session_times': 'session.started_at is later than session.ended_at (S1).',
-  'agent-history.parent_session_missing': "A sub-agent session's parent_session_id names no session in the file (warning, S2).",
+  'agent-history.parent_session_missing':
+    "A sub-agent session's parent_session_id names no session in the file (warning, S2).",
   'agent-history.duplicate_session_id': 'Two session lines share session.id (warning).',
   'agent-history.message_index': 'Message index is not 1-based and contiguous in line order (M1).',
   'agent-history.duplicate_uuid': 'Two messages of a session share a uuid (M2).',
@@ -60,10 +62,12 @@ export const AGENT_HISTORY_CODE_SUMMARIES = /* @__PURE__ */ Object.freeze({
   'agent-history.tool_result_orphan': 'A tool_result has no earlier tool_use with its tool_id in the session (M3).',
   'agent-history.timestamp_order': 'Message timestamps go back in time (warning: forks and resumed sessions do, M4).',
   'agent-history.graph': 'The fork graph disagrees with the messages, or is missing for a non-linear session (G1).',
-  'agent-history.unknown_role': 'impl-2.0 message role outside {user, assistant, system} (warning: the exporter passes roles through, R1).',
+  'agent-history.unknown_role':
+    'impl-2.0 message role outside {user, assistant, system} (warning: the exporter passes roles through, R1).',
   'agent-history.unknown_block_type': 'A content block of unknown type (warning).',
   'agent-history.message_count': 'impl-2.0 session.message_count differs from the number of message lines.',
   'agent-history.agent_mismatch': 'impl-2.0 session summary agent differs from header.agent.',
   'agent-history.summary_missing': 'impl-2.0 file ends without its closing session record.',
-  'agent-history.summary_not_last': 'impl-2.0 records after the session summary (reported on the summary and on each later line).',
+  'agent-history.summary_not_last':
+    'impl-2.0 records after the session summary (reported on the summary and on each later line).',
 } satisfies SummaryTable<typeof OWN_CODES>);

@@ -45,7 +45,11 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
     byType.header++;
     if (!first || line !== 1) {
       const again = headerLine !== 0;
-      add('agent-history.header_misplaced', linePath(line), again ? 'unexpected second header record' : 'header record not on line 1');
+      add(
+        'agent-history.header_misplaced',
+        linePath(line),
+        again ? 'unexpected second header record' : 'header record not on line 1',
+      );
       if (!first) return;
     }
     headerLine = line;
@@ -73,7 +77,12 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
       if (typeof id === 'string') {
         const previous = sessionIds.get(id);
         if (previous !== undefined) {
-          add('agent-history.duplicate_session_id', linePath(line, ['session', 'id']), `session.id ${quote(id)} already used on line ${previous}`, { severity: 'warning' });
+          add(
+            'agent-history.duplicate_session_id',
+            linePath(line, ['session', 'id']),
+            `session.id ${quote(id)} already used on line ${previous}`,
+            { severity: 'warning' },
+          );
         } else if (sessionIds.size < 1_000_000) {
           sessionIds.set(id, line);
         }
@@ -81,17 +90,36 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
       // H3: every session agent is listed in the header.
       const agent = session['agent'];
       if (header && typeof agent === 'string' && !header.value.agent_types.includes(agent as never)) {
-        add('agent-history.agent_not_listed', linePath(line, ['session', 'agent']), `session.agent ${quote(agent)} not listed in header.agent_types`);
+        add(
+          'agent-history.agent_not_listed',
+          linePath(line, ['session', 'agent']),
+          `session.agent ${quote(agent)} not listed in header.agent_types`,
+        );
       }
       const workspace = session['workspace'];
       if (header && typeof workspace === 'string' && !workspaceListed(workspace, header.value.workspaces)) {
-        add('agent-history.workspace_not_listed', linePath(line, ['session', 'workspace']), `session.workspace ${quote(workspace)} matches no header.workspaces entry`, { severity: 'warning' });
+        add(
+          'agent-history.workspace_not_listed',
+          linePath(line, ['session', 'workspace']),
+          `session.workspace ${quote(workspace)} matches no header.workspaces entry`,
+          { severity: 'warning' },
+        );
       }
       // S1: started_at <= ended_at.
       const started = session['started_at'];
       const ended = session['ended_at'];
-      if (typeof started === 'string' && typeof ended === 'string' && isIsoTimestamp(started) && isIsoTimestamp(ended) && Date.parse(started) > Date.parse(ended)) {
-        add('agent-history.session_times', linePath(line, ['session', 'started_at']), 'session.started_at later than ended_at');
+      if (
+        typeof started === 'string' &&
+        typeof ended === 'string' &&
+        isIsoTimestamp(started) &&
+        isIsoTimestamp(ended) &&
+        Date.parse(started) > Date.parse(ended)
+      ) {
+        add(
+          'agent-history.session_times',
+          linePath(line, ['session', 'started_at']),
+          'session.started_at later than ended_at',
+        );
       }
       // S2 (always a warning): checked at the end, the parent may come later in the file.
       const parent = session['parent_session_id'];
@@ -112,26 +140,43 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
       const first = !firstRecordSeen;
       firstRecordSeen = true;
       if (first && type !== 'header') {
-        add('agent-history.header_missing', linePath(line), `first record is not a header (type=${typeof type === 'string' ? type : quote(type)})`);
+        add(
+          'agent-history.header_missing',
+          linePath(line),
+          `first record is not a header (type=${typeof type === 'string' ? type : quote(type)})`,
+        );
       }
       if (type === 'header') onHeader(record, line, first);
       else if (type === 'session') onSession(record, line);
       else {
         byType.other++;
-        add('agent-history.unknown_record_type', linePath(line, ['type']), `unknown record type ${quote(type)} (design-1.0 has header and session records)`);
+        add(
+          'agent-history.unknown_record_type',
+          linePath(line, ['type']),
+          `unknown record type ${quote(type)} (design-1.0 has header and session records)`,
+        );
       }
     },
     end(complete) {
       // H2: the header's count of sessions.
       if (header && header.value.session_count !== sessionLines) {
-        add('agent-history.session_count', linePath(header.line, ['session_count']), `header.session_count ${header.value.session_count} but ${sessionLines} session lines`);
+        add(
+          'agent-history.session_count',
+          linePath(header.line, ['session_count']),
+          `header.session_count ${header.value.session_count} but ${sessionLines} session lines`,
+        );
       }
       if (!complete) return;
       for (const { line, parent } of parentRefs) {
         if (!sessionIds.has(parent)) {
-          add('agent-history.parent_session_missing', linePath(line, ['session', 'parent_session_id']), `parent_session_id ${quote(parent)} not found among exported sessions`, {
-            severity: 'warning',
-          });
+          add(
+            'agent-history.parent_session_missing',
+            linePath(line, ['session', 'parent_session_id']),
+            `parent_session_id ${quote(parent)} not found among exported sessions`,
+            {
+              severity: 'warning',
+            },
+          );
         }
       }
     },
@@ -144,8 +189,19 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
 /** H3, leniently: the header may list a workspace by full path or by its last path element. */
 function workspaceListed(workspace: string, listed: readonly string[]): boolean {
   if (listed.includes(workspace)) return true;
-  const name = workspace.replace(/[/\\]+$/, '').split(/[/\\]/).pop() ?? workspace;
-  return listed.some((entry) => entry === name || entry.replace(/[/\\]+$/, '').split(/[/\\]/).pop() === name);
+  const name =
+    workspace
+      .replace(/[/\\]+$/, '')
+      .split(/[/\\]/)
+      .pop() ?? workspace;
+  return listed.some(
+    (entry) =>
+      entry === name ||
+      entry
+        .replace(/[/\\]+$/, '')
+        .split(/[/\\]/)
+        .pop() === name,
+  );
 }
 
 type Add = FindingCollector['add'];
@@ -186,17 +242,27 @@ function checkMessages(messages: readonly unknown[], graph: unknown, line: numbe
     const uuid = typeof message['uuid'] === 'string' ? message['uuid'] : undefined;
     if (uuid !== undefined) {
       const earlier = byUuid.get(uuid);
-      if (earlier !== undefined) add('agent-history.duplicate_uuid', at('uuid'), `messages[${i}].uuid duplicates messages[${earlier}].uuid`);
+      if (earlier !== undefined)
+        add('agent-history.duplicate_uuid', at('uuid'), `messages[${i}].uuid duplicates messages[${earlier}].uuid`);
       else byUuid.set(uuid, i);
     }
     const parentValue = message['parent_uuid'];
-    facts.push({ uuid, parent: typeof parentValue === 'string' || parentValue === null ? parentValue : undefined, index });
+    facts.push({
+      uuid,
+      parent: typeof parentValue === 'string' || parentValue === null ? parentValue : undefined,
+      index,
+    });
     // M4 (warning): timestamps non-decreasing.
     const timestamp = message['timestamp'];
     if (typeof timestamp === 'string' && isIsoTimestamp(timestamp)) {
       const time = Date.parse(timestamp);
       if (previousTime !== undefined && time < previousTime) {
-        add('agent-history.timestamp_order', at('timestamp'), `messages[${i}].timestamp earlier than the previous message`, { severity: 'warning' });
+        add(
+          'agent-history.timestamp_order',
+          at('timestamp'),
+          `messages[${i}].timestamp earlier than the previous message`,
+          { severity: 'warning' },
+        );
       }
       previousTime = time;
     }
@@ -209,12 +275,19 @@ function checkMessages(messages: readonly unknown[], graph: unknown, line: numbe
         if (!block || typeof type !== 'string') continue; // the message schema reported it
         const schema = (CONTENT_BLOCKS as Record<string, v.GenericSchema>)[type];
         if (!schema || !Object.hasOwn(CONTENT_BLOCKS, type)) {
-          add('agent-history.unknown_block_type', at('content', b, 'type'), `unknown content block type ${quote(type)}`, { severity: 'warning' });
+          add(
+            'agent-history.unknown_block_type',
+            at('content', b, 'type'),
+            `unknown content block type ${quote(type)}`,
+            { severity: 'warning' },
+          );
           continue;
         }
         const result = v.safeParse(schema, block);
-        if (!result.success) reportIssues(add, line, result.issues, SCHEMA_ISSUE_CODES, { prefix: ['messages', i, 'content', b] });
-        if (type === 'tool_use' && typeof block['tool_id'] === 'string' && !toolUses.has(block['tool_id'])) toolUses.set(block['tool_id'], i);
+        if (!result.success)
+          reportIssues(add, line, result.issues, SCHEMA_ISSUE_CODES, { prefix: ['messages', i, 'content', b] });
+        if (type === 'tool_use' && typeof block['tool_id'] === 'string' && !toolUses.has(block['tool_id']))
+          toolUses.set(block['tool_id'], i);
       }
     }
   }
@@ -234,7 +307,9 @@ function checkMessages(messages: readonly unknown[], graph: unknown, line: numbe
         add(
           'agent-history.tool_result_orphan',
           linePath(line, ['messages', i, 'content', b, 'tool_id']),
-          later === undefined ? `tool_result.tool_id ${quote(toolId)} has no earlier tool_use in session` : `tool_result precedes its tool_use (messages[${later}])`,
+          later === undefined
+            ? `tool_result.tool_id ${quote(toolId)} has no earlier tool_use in session`
+            : `tool_result precedes its tool_use (messages[${later}])`,
         );
       }
     }
@@ -246,7 +321,11 @@ function checkMessages(messages: readonly unknown[], graph: unknown, line: numbe
     const { parent } = facts[i]!;
     if (typeof parent !== 'string') continue;
     if (!byUuid.has(parent)) {
-      add('agent-history.unknown_parent_uuid', linePath(line, ['messages', i, 'parent_uuid']), `messages[${i}].parent_uuid references unknown uuid ${quote(parent)}`);
+      add(
+        'agent-history.unknown_parent_uuid',
+        linePath(line, ['messages', i, 'parent_uuid']),
+        `messages[${i}].parent_uuid references unknown uuid ${quote(parent)}`,
+      );
       continue;
     }
     const list = children.get(parent);
@@ -257,7 +336,14 @@ function checkMessages(messages: readonly unknown[], graph: unknown, line: numbe
 }
 
 /** G1: graph present ⇔ the session forks, and the graph agrees with the messages. */
-function checkGraph(graph: unknown, facts: readonly MessageFacts[], byUuid: ReadonlyMap<string, number>, children: ReadonlyMap<string, number[]>, line: number, add: Add): void {
+function checkGraph(
+  graph: unknown,
+  facts: readonly MessageFacts[],
+  byUuid: ReadonlyMap<string, number>,
+  children: ReadonlyMap<string, number[]>,
+  line: number,
+  add: Add,
+): void {
   const forks: string[] = [];
   for (const [uuid, list] of children) if (list.length > 1) forks.push(uuid);
   const graphPath = (...rest: PathSegment[]): string => linePath(line, ['graph', ...rest]);
@@ -271,40 +357,83 @@ function checkGraph(graph: unknown, facts: readonly MessageFacts[], byUuid: Read
   const parsed = v.safeParse(designGraph, graph);
   if (!parsed.success) return; // designSessionRecord already reported the shape problems
   const { is_linear: isLinear, fork_points: forkPoints, active_path: activePath } = parsed.output;
-  if (isLinear && forkPoints.length > 0) add('agent-history.graph', graphPath('is_linear'), 'graph.is_linear true but fork_points non-empty');
-  else if (isLinear) add('agent-history.graph', graphPath('is_linear'), 'graph present with is_linear true (the graph is only included for non-linear sessions)');
-  else if (forks.length === 0) add('agent-history.graph', graphPath('is_linear'), 'graph.is_linear false but no message has two children');
+  if (isLinear && forkPoints.length > 0)
+    add('agent-history.graph', graphPath('is_linear'), 'graph.is_linear true but fork_points non-empty');
+  else if (isLinear)
+    add(
+      'agent-history.graph',
+      graphPath('is_linear'),
+      'graph present with is_linear true (the graph is only included for non-linear sessions)',
+    );
+  else if (forks.length === 0)
+    add('agent-history.graph', graphPath('is_linear'), 'graph.is_linear false but no message has two children');
 
   const listed = new Set<string>();
   forkPoints.forEach((point, p) => {
     listed.add(point.uuid);
     const at = byUuid.get(point.uuid);
     if (at === undefined) {
-      add('agent-history.graph', graphPath('fork_points', p, 'uuid'), `graph.fork_points[${p}].uuid references unknown uuid`);
+      add(
+        'agent-history.graph',
+        graphPath('fork_points', p, 'uuid'),
+        `graph.fork_points[${p}].uuid references unknown uuid`,
+      );
       return;
     }
-    if (facts[at]!.index !== point.index) add('agent-history.graph', graphPath('fork_points', p, 'index'), `graph.fork_points[${p}].index does not match message with that uuid`);
+    if (facts[at]!.index !== point.index)
+      add(
+        'agent-history.graph',
+        graphPath('fork_points', p, 'index'),
+        `graph.fork_points[${p}].index does not match message with that uuid`,
+      );
     const actual = children.get(point.uuid) ?? [];
-    if (actual.length < 2) add('agent-history.graph', graphPath('fork_points', p, 'uuid'), `graph.fork_points[${p}] names messages[${at}], which has ${actual.length} child(ren)`);
+    if (actual.length < 2)
+      add(
+        'agent-history.graph',
+        graphPath('fork_points', p, 'uuid'),
+        `graph.fork_points[${p}] names messages[${at}], which has ${actual.length} child(ren)`,
+      );
     const branchUuids = new Set<string>();
     point.branches.forEach((branch, b) => {
       branchUuids.add(branch.uuid);
       const branchAt = byUuid.get(branch.uuid);
       if (branchAt === undefined) {
-        add('agent-history.graph', graphPath('fork_points', p, 'branches', b, 'uuid'), `graph.fork_points[${p}].branches[${b}].uuid references unknown uuid`);
+        add(
+          'agent-history.graph',
+          graphPath('fork_points', p, 'branches', b, 'uuid'),
+          `graph.fork_points[${p}].branches[${b}].uuid references unknown uuid`,
+        );
       } else if (facts[branchAt]!.parent !== point.uuid) {
-        add('agent-history.graph', graphPath('fork_points', p, 'branches', b, 'uuid'), `graph.fork_points[${p}].branches[${b}] is not a child of the fork point`);
+        add(
+          'agent-history.graph',
+          graphPath('fork_points', p, 'branches', b, 'uuid'),
+          `graph.fork_points[${p}].branches[${b}] is not a child of the fork point`,
+        );
       } else if (facts[branchAt]!.index !== branch.index) {
-        add('agent-history.graph', graphPath('fork_points', p, 'branches', b, 'index'), `graph.fork_points[${p}].branches[${b}].index does not match message with that uuid`);
+        add(
+          'agent-history.graph',
+          graphPath('fork_points', p, 'branches', b, 'index'),
+          `graph.fork_points[${p}].branches[${b}].index does not match message with that uuid`,
+        );
       }
     });
     for (const child of actual) {
       const uuid = facts[child]!.uuid!;
-      if (!branchUuids.has(uuid)) add('agent-history.graph', graphPath('fork_points', p, 'branches'), `graph.fork_points[${p}].branches omits messages[${child}], a child of the fork point`);
+      if (!branchUuids.has(uuid))
+        add(
+          'agent-history.graph',
+          graphPath('fork_points', p, 'branches'),
+          `graph.fork_points[${p}].branches omits messages[${child}], a child of the fork point`,
+        );
     }
   });
   for (const fork of forks) {
-    if (!listed.has(fork)) add('agent-history.graph', graphPath('fork_points'), `fork at messages[${byUuid.get(fork)}] missing from graph.fork_points`);
+    if (!listed.has(fork))
+      add(
+        'agent-history.graph',
+        graphPath('fork_points'),
+        `fork at messages[${byUuid.get(fork)}] missing from graph.fork_points`,
+      );
   }
 
   // active_path: known uuids forming a parent chain from a root to a leaf.
@@ -315,7 +444,9 @@ function checkGraph(graph: unknown, facts: readonly MessageFacts[], byUuid: Read
   }
   if (activePath.length === 0) return;
   let chain = facts[byUuid.get(activePath[0]!)!]!.parent == null;
-  for (let k = 1; chain && k < activePath.length; k++) chain = facts[byUuid.get(activePath[k]!)!]!.parent === activePath[k - 1];
+  for (let k = 1; chain && k < activePath.length; k++)
+    chain = facts[byUuid.get(activePath[k]!)!]!.parent === activePath[k - 1];
   if (chain) chain = !children.has(activePath[activePath.length - 1]!);
-  if (!chain) add('agent-history.graph', graphPath('active_path'), 'graph.active_path is not a root-to-leaf parent chain');
+  if (!chain)
+    add('agent-history.graph', graphPath('active_path'), 'graph.active_path is not a root-to-leaf parent chain');
 }

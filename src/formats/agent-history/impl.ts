@@ -45,7 +45,11 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
   const onHeader = (record: Record<string, unknown>, line: number, first: boolean): void => {
     byType.header++;
     if (!first || line !== 1) {
-      add('agent-history.header_misplaced', linePath(line), headerSeen ? 'unexpected second header record' : 'header record not on line 1');
+      add(
+        'agent-history.header_misplaced',
+        linePath(line),
+        headerSeen ? 'unexpected second header record' : 'header record not on line 1',
+      );
       if (!first) return;
     }
     headerSeen = true;
@@ -62,14 +66,24 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
     const role = record['role'];
     // R1 (docs/agent-history.md §4): the exporter passes unknown roles through, so this is a warning.
     if (typeof role === 'string' && !(ROLES as readonly string[]).includes(role)) {
-      add('agent-history.unknown_role', linePath(line, ['role']), `role ${quote(role)} not in {${ROLES.join(', ')}} (exporter passes unknown roles through)`, { severity: 'warning' });
+      add(
+        'agent-history.unknown_role',
+        linePath(line, ['role']),
+        `role ${quote(role)} not in {${ROLES.join(', ')}} (exporter passes unknown roles through)`,
+        { severity: 'warning' },
+      );
     }
     // M4 (warning); an empty timestamp is what the exporter writes when the source has none.
     const timestamp = record['timestamp'];
     if (typeof timestamp === 'string' && isIsoTimestamp(timestamp)) {
       const time = Date.parse(timestamp);
       if (previousTime !== undefined && time < previousTime) {
-        add('agent-history.timestamp_order', linePath(line, ['timestamp']), 'timestamp earlier than the previous message', { severity: 'warning' });
+        add(
+          'agent-history.timestamp_order',
+          linePath(line, ['timestamp']),
+          'timestamp earlier than the previous message',
+          { severity: 'warning' },
+        );
       }
       previousTime = time;
     }
@@ -82,7 +96,11 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
     if (!result.success) reportIssues(add, line, result.issues, { ...SCHEMA_ISSUE_CODES }, { label: 'session' });
     const agent = record['agent'];
     if (typeof agent === 'string' && headerAgent !== undefined && agent !== headerAgent) {
-      add('agent-history.agent_mismatch', linePath(line, ['agent']), `session.agent ${quote(agent)} differs from header.agent ${quote(headerAgent)}`);
+      add(
+        'agent-history.agent_mismatch',
+        linePath(line, ['agent']),
+        `session.agent ${quote(agent)} differs from header.agent ${quote(headerAgent)}`,
+      );
     }
     // Compared at the end: a message line misplaced after the summary still counts.
     if (typeof record['message_count'] === 'number') summaryCount = record['message_count'];
@@ -94,10 +112,21 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
       const first = !firstRecordSeen;
       firstRecordSeen = true;
       if (first && type !== 'header') {
-        add('agent-history.header_missing', linePath(line), `first record is not a header (type=${typeof type === 'string' ? type : quote(type)})`);
+        add(
+          'agent-history.header_missing',
+          linePath(line),
+          `first record is not a header (type=${typeof type === 'string' ? type : quote(type)})`,
+        );
       }
       if (summaryLine !== 0) {
-        afterSummary(line, type === 'message' ? 'message line' : type === 'session' ? 'second session summary' : `${typeof type === 'string' ? type : 'record'} line`);
+        afterSummary(
+          line,
+          type === 'message'
+            ? 'message line'
+            : type === 'session'
+              ? 'second session summary'
+              : `${typeof type === 'string' ? type : 'record'} line`,
+        );
         if (type === 'session') {
           byType.session++;
           return; // a second summary is only reported, its fields are not compared
@@ -108,14 +137,23 @@ export function createImplChecker(collector: FindingCollector): ShapeChecker {
       else if (type === 'session') onSummary(record, line);
       else {
         byType.other++;
-        add('agent-history.unknown_record_type', linePath(line, ['type']), `unknown record type ${quote(type)} (impl-2.0 has header, message and session records)`);
+        add(
+          'agent-history.unknown_record_type',
+          linePath(line, ['type']),
+          `unknown record type ${quote(type)} (impl-2.0 has header, message and session records)`,
+        );
       }
     },
     end(complete) {
       if (summaryCount !== undefined && summaryCount !== messageLines) {
-        add('agent-history.message_count', linePath(summaryLine, ['message_count']), `message_count ${summaryCount} but ${messageLines} message lines`);
+        add(
+          'agent-history.message_count',
+          linePath(summaryLine, ['message_count']),
+          `message_count ${summaryCount} but ${messageLines} message lines`,
+        );
       }
-      if (complete && summaryLine === 0) add('agent-history.summary_missing', '$', 'end of stream: no closing session record');
+      if (complete && summaryLine === 0)
+        add('agent-history.summary_missing', '$', 'end of stream: no closing session record');
     },
     details() {
       return { session_count: byType.session > 0 ? 1 : 0, message_count: messageLines, records_by_type: { ...byType } };

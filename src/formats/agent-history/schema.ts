@@ -10,7 +10,8 @@ import { isIsoTimestamp, quote } from '../ndjson/reader.ts';
 
 const string = (): v.StringSchema<string> => v.string('must be a string');
 const integer = () => v.pipe(v.number('must be an integer'), v.integer('must be an integer'));
-const count = () => v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(0, 'must not be negative'));
+const count = () =>
+  v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(0, 'must not be negative'));
 const boolean = (): v.BooleanSchema<string> => v.boolean('must be a boolean');
 const iso = () => v.pipe(v.string('must be a string'), v.check(isIsoTimestamp, 'not ISO-8601'));
 const oneOf = <const T extends readonly string[]>(options: T) =>
@@ -85,9 +86,25 @@ export const CONTENT_BLOCKS = {
   text: object({ type: v.literal('text'), text: string() }),
   thinking: object({ type: v.literal('thinking'), text: string() }),
   tool_use: object({ type: v.literal('tool_use'), tool_id: string(), tool_name: string(), input: v.unknown() }),
-  tool_result: object({ type: v.literal('tool_result'), tool_id: string(), tool_name: v.optional(string()), output: v.optional(v.unknown()), is_error: v.optional(boolean()) }),
-  agent_spawn: object({ type: v.literal('agent_spawn'), agent_session_id: string(), prompt: v.optional(string()), agent_type: v.optional(string()) }),
-  agent_result: object({ type: v.literal('agent_result'), agent_session_id: string(), summary: v.optional(string()), is_error: v.optional(boolean()) }),
+  tool_result: object({
+    type: v.literal('tool_result'),
+    tool_id: string(),
+    tool_name: v.optional(string()),
+    output: v.optional(v.unknown()),
+    is_error: v.optional(boolean()),
+  }),
+  agent_spawn: object({
+    type: v.literal('agent_spawn'),
+    agent_session_id: string(),
+    prompt: v.optional(string()),
+    agent_type: v.optional(string()),
+  }),
+  agent_result: object({
+    type: v.literal('agent_result'),
+    agent_session_id: string(),
+    summary: v.optional(string()),
+    is_error: v.optional(boolean()),
+  }),
 } as const;
 
 export type DesignHeader = v.InferOutput<typeof designHeader>;

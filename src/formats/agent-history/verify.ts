@@ -24,7 +24,10 @@ import type { ReportOf } from '../../report.ts';
  * line of many megabytes costs little more than its ids and structure. `content` is dropped only
  * where it is a string (impl-2.0 message text); in design-1.0 it is the block array, kept.
  */
-const AGENT_HISTORY_SKIM: SkimProfile = { opaque: ['text', 'output', 'input', 'metadata', 'prompt', 'summary', 'args'], stringOnly: ['content'] };
+const AGENT_HISTORY_SKIM: SkimProfile = {
+  opaque: ['text', 'output', 'input', 'metadata', 'prompt', 'summary', 'args'],
+  stringOnly: ['content'],
+};
 
 /**
  * Picks the shape from the first JSON-object record (docs/agent-history.md §1).
@@ -51,7 +54,10 @@ export function detectAgentHistorySchema(record: JsonRecord): AgentHistorySchema
  * report.kind; // 'design-1.0' | 'impl-2.0'
  * report.details.line_count; // lines read
  */
-export async function verifyAgentHistory(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<ReportOf<'agent-history'>> {
+export async function verifyAgentHistory(
+  input: VerifyInput | OpenedInput,
+  options: VerifyOptions = {},
+): Promise<ReportOf<'agent-history'>> {
   const context = await beginVerification(input, options);
   const { collector, opened } = context;
   let schema: AgentHistorySchema | undefined;

@@ -79,8 +79,11 @@ function decodePlainBase64(bytes: Uint8Array): Uint8Array | undefined {
  * 255 instead. Mapping them to their low byte first makes the result Node's.
  */
 function lowBytesOfCodeUnits(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u00ff]/.test(text) ? text.replace(/[^\u0000-\u00ff]/g, (unit) => String.fromCharCode(unit.charCodeAt(0) & 0xff)) : text;
+  /* eslint-disable no-control-regex -- the range of one-byte code units starts at U+0000 */
+  return /[^\u0000-\u00ff]/.test(text)
+    ? text.replace(/[^\u0000-\u00ff]/g, (unit) => String.fromCharCode(unit.charCodeAt(0) & 0xff))
+    : text;
+  /* eslint-enable no-control-regex */
 }
 
 /**

@@ -36,7 +36,10 @@ export function toAgentxchainJson(report: Report): AgentxchainJson {
   const errorCount = report.format === 'agentxchain' ? report.details.agentxchain?.error_count : undefined;
   if (report.overall === 'error' || report.format !== 'agentxchain' || typeof errorCount !== 'number') {
     const problem = report.findings.find((f) => f.severity === 'error' && dimensionOf(f.code) === 'input');
-    const message = problem?.compat ?? problem?.message ?? (report.format === 'agentxchain' ? 'the input could not be verified' : 'not an AgentXchain export report');
+    const message =
+      problem?.compat ??
+      problem?.message ??
+      (report.format === 'agentxchain' ? 'the input could not be verified' : 'not an AgentXchain export report');
     return { overall: 'error', input: report.input, message };
   }
   const details = report.details;

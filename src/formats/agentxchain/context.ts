@@ -70,7 +70,13 @@ export function reportError(
 }
 
 /** Records one of the kit's own findings (never part of the compat output). */
-export function reportWarning(context: CheckContext, scope: Scope, code: FindingCode, segments: readonly PathSegment[], message: string): void {
+export function reportWarning(
+  context: CheckContext,
+  scope: Scope,
+  code: FindingCode,
+  segments: readonly PathSegment[],
+  message: string,
+): void {
   context.collector.add(code, jsonPath([...scope.segments, ...segments]), message, { severity: 'warning' });
 }
 

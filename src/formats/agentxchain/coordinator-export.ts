@@ -52,7 +52,8 @@ function expectedRepoRunStatuses(coordinatorState: ParsedValue): Record<string, 
   const runs = prop(coordinatorState, 'repo_runs');
   if (runs && typeof runs === 'object') {
     for (const [repoId, run] of Object.entries(runs)) {
-      if (run === null) throw new UnprocessableValue(['files', MULTIREPO_STATE, 'data', 'repo_runs', repoId], 'is null');
+      if (run === null)
+        throw new UnprocessableValue(['files', MULTIREPO_STATE, 'data', 'repo_runs', repoId], 'is null');
       statuses[repoId] = prop(run, 'status') || 'unknown';
     }
   }
@@ -60,11 +61,17 @@ function expectedRepoRunStatuses(coordinatorState: ParsedValue): Record<string, 
 }
 
 /** §8: the checks of a coordinator export (top-level checks and `files` already done). */
-export function verifyCoordinatorExport(context: CheckContext, scope: Scope, artifact: ParsedObject, verifyChild: VerifyChild): RepoRow[] {
+export function verifyCoordinatorExport(
+  context: CheckContext,
+  scope: Scope,
+  artifact: ParsedObject,
+  verifyChild: VerifyChild,
+): RepoRow[] {
   const { config, files } = artifact;
 
   // §8.1–8.2
-  if (!isNonEmptyString(artifact['workspace_root'])) at(context, scope, 'agentxchain.field_invalid', 'workspace_root', 'must be a non-empty string');
+  if (!isNonEmptyString(artifact['workspace_root']))
+    at(context, scope, 'agentxchain.field_invalid', 'workspace_root', 'must be a non-empty string');
   const coordinator = artifact['coordinator'];
   if (!isJsonObject(coordinator)) {
     at(context, scope, 'agentxchain.field_invalid', 'coordinator', 'must be an object');
@@ -79,7 +86,13 @@ export function verifyCoordinatorExport(context: CheckContext, scope: Scope, art
       at(context, scope, 'agentxchain.project_mismatch', 'coordinator.repo_count', 'must match config.repos size');
     }
     if (coordinator['workstream_count'] !== keyCount(prop(config, 'workstreams'))) {
-      at(context, scope, 'agentxchain.project_mismatch', 'coordinator.workstream_count', 'must match config.workstreams size');
+      at(
+        context,
+        scope,
+        'agentxchain.project_mismatch',
+        'coordinator.workstream_count',
+        'must match config.workstreams size',
+      );
     }
   }
 
@@ -93,7 +106,14 @@ export function verifyCoordinatorExport(context: CheckContext, scope: Scope, art
 
   // §8.4
   if (!jsonDeepStrictEqual(config, path(files, 'agentxchain-multi.json', 'data'))) {
-    reportError(context, scope, 'agentxchain.config_mismatch', 'config', ['config'], 'must match files.agentxchain-multi.json.data');
+    reportError(
+      context,
+      scope,
+      'agentxchain.config_mismatch',
+      'config',
+      ['config'],
+      'must match files.agentxchain-multi.json.data',
+    );
   }
 
   // §8.5–8.6
@@ -113,12 +133,23 @@ export function verifyCoordinatorExport(context: CheckContext, scope: Scope, art
   return rows;
 }
 
-function verifyCoordinatorSummary(context: CheckContext, scope: Scope, summary: ParsedObject, files: ParsedValue): void {
+function verifyCoordinatorSummary(
+  context: CheckContext,
+  scope: Scope,
+  summary: ParsedObject,
+  files: ParsedValue,
+): void {
   const coordinatorState = path(files, MULTIREPO_STATE, 'data') || null;
   const barriers = path(files, '.agentxchain/multirepo/barriers.json', 'data');
   const barrierCount = isJsonObject(barriers) ? Object.keys(barriers).length : 0;
   if (summary['super_run_id'] !== (prop(coordinatorState, 'super_run_id') || null)) {
-    at(context, scope, 'agentxchain.summary_mismatch', 'summary.super_run_id', 'must match coordinator state super_run_id');
+    at(
+      context,
+      scope,
+      'agentxchain.summary_mismatch',
+      'summary.super_run_id',
+      'must match coordinator state super_run_id',
+    );
   }
   if (summary['status'] !== (prop(coordinatorState, 'status') || null)) {
     at(context, scope, 'agentxchain.summary_mismatch', 'summary.status', 'must match coordinator state status');
@@ -129,25 +160,59 @@ function verifyCoordinatorSummary(context: CheckContext, scope: Scope, summary: 
   verifyWorkflowPhaseOrder(context, scope, summary);
   // The reference computes the statuses before any comparison and crashes there on a null run
   // (crash site 8, §9); the computation has no side effects, so reporting it here keeps the natural order.
-  const statuses = reconstruct(context, scope, ['summary', 'repo_run_statuses'], 'summary.repo_run_statuses', () => expectedRepoRunStatuses(coordinatorState));
+  const statuses = reconstruct(context, scope, ['summary', 'repo_run_statuses'], 'summary.repo_run_statuses', () =>
+    expectedRepoRunStatuses(coordinatorState),
+  );
   if (statuses !== undefined && !jsonDeepStrictEqual(summary['repo_run_statuses'], statuses.value)) {
-    at(context, scope, 'agentxchain.summary_mismatch', 'summary.repo_run_statuses', 'must match coordinator state repo run statuses');
+    at(
+      context,
+      scope,
+      'agentxchain.summary_mismatch',
+      'summary.repo_run_statuses',
+      'must match coordinator state repo run statuses',
+    );
   }
-  if (summary['barrier_count'] !== barrierCount) at(context, scope, 'agentxchain.summary_mismatch', 'summary.barrier_count', 'must match barriers.json object size');
+  if (summary['barrier_count'] !== barrierCount)
+    at(context, scope, 'agentxchain.summary_mismatch', 'summary.barrier_count', 'must match barriers.json object size');
   if (summary['history_entries'] !== countJsonl(files, '.agentxchain/multirepo/history.jsonl')) {
-    at(context, scope, 'agentxchain.summary_mismatch', 'summary.history_entries', 'must match multirepo history entry count');
+    at(
+      context,
+      scope,
+      'agentxchain.summary_mismatch',
+      'summary.history_entries',
+      'must match multirepo history entry count',
+    );
   }
   if (summary['decision_entries'] !== countJsonl(files, '.agentxchain/multirepo/decision-ledger.jsonl')) {
-    at(context, scope, 'agentxchain.summary_mismatch', 'summary.decision_entries', 'must match multirepo decision entry count');
+    at(
+      context,
+      scope,
+      'agentxchain.summary_mismatch',
+      'summary.decision_entries',
+      'must match multirepo decision entry count',
+    );
   }
 }
 
 /** §8.6: one repo entry, and its child export when `ok` is true. */
-function verifyRepoEntry(context: CheckContext, scope: Scope, repoId: string, entry: ParsedValue, verifyChild: VerifyChild): RepoRow {
+function verifyRepoEntry(
+  context: CheckContext,
+  scope: Scope,
+  repoId: string,
+  entry: ParsedValue,
+  verifyChild: VerifyChild,
+): RepoRow {
   const refPath = `repos.${repoId}`;
   const error = (field: string | null, message: string): void => {
     const segments: PathSegment[] = field === null ? ['repos', repoId] : ['repos', repoId, field];
-    reportError(context, scope, 'agentxchain.repo_entry_invalid', field === null ? refPath : `${refPath}.${field}`, segments, message);
+    reportError(
+      context,
+      scope,
+      'agentxchain.repo_entry_invalid',
+      field === null ? refPath : `${refPath}.${field}`,
+      segments,
+      message,
+    );
   };
   if (!isJsonObject(entry)) {
     error(null, 'must be an object');

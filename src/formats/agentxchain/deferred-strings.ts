@@ -145,7 +145,8 @@ export class ExportSkimmer {
       skeleton,
       byteLength: bytes.length,
       chunks: bytes.chunks,
-      install: (value) => installGetters(value, prefix, (index) => bytes.read(spans[2 * index]!, spans[2 * index + 1]!)),
+      install: (value) =>
+        installGetters(value, prefix, (index) => bytes.read(spans[2 * index]!, spans[2 * index + 1]!)),
     };
   }
 
@@ -171,7 +172,8 @@ export class ExportSkimmer {
     if (byte === grammar.Byte.Quote) {
       this.#state = BETWEEN;
       if (this.#stringIsKey) this.#endKey();
-      else if (this.#deferring && absolute + 1 - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES) this.#spans.push(this.#stringStart, absolute + 1);
+      else if (this.#deferring && absolute + 1 - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES)
+        this.#spans.push(this.#stringStart, absolute + 1);
       this.#deferring = false;
       return i + 1;
     }
@@ -220,7 +222,8 @@ export class ExportSkimmer {
         this.#openString(base + i - 1);
         return i;
       }
-      if (byte === grammar.Byte.BeginObject || byte === grammar.Byte.BeginArray) this.#open(byte === grammar.Byte.BeginObject);
+      if (byte === grammar.Byte.BeginObject || byte === grammar.Byte.BeginArray)
+        this.#open(byte === grammar.Byte.BeginObject);
       else if (byte === grammar.Byte.EndObject || byte === grammar.Byte.EndArray) this.#close();
       else if (byte === grammar.Byte.NameSeparator) this.#setExpectKey(false);
       else if (byte === grammar.Byte.ValueSeparator) {
@@ -250,7 +253,8 @@ export class ExportSkimmer {
       const key = this.#keyText();
       if (here === EXPORT) this.#valuePosition = key === 'files' ? FILES : key === 'repos' ? REPOS : OTHER;
       else if (here === REPO) this.#valuePosition = key === 'export' ? EXPORT : OTHER;
-      else if (here === ENTRY) this.#valuePosition = key === 'content_base64' || key === 'data' ? DEFERRED_STRING : OTHER;
+      else if (here === ENTRY)
+        this.#valuePosition = key === 'content_base64' || key === 'data' ? DEFERRED_STRING : OTHER;
     }
   }
 
@@ -291,7 +295,8 @@ export class ExportSkimmer {
   }
 
   #setExpectKey(expect: boolean): void {
-    if (this.#depth > 0 && this.#depth <= MAX_TRACKED_DEPTH && this.#expectKey[this.#depth] !== 2) this.#expectKey[this.#depth] = expect ? 1 : 0;
+    if (this.#depth > 0 && this.#depth <= MAX_TRACKED_DEPTH && this.#expectKey[this.#depth] !== 2)
+      this.#expectKey[this.#depth] = expect ? 1 : 0;
   }
 
   /** The raw bytes with each span replaced by its placeholder. */
@@ -427,7 +432,11 @@ function installGetters(value: ParsedValue, prefix: string, spanOf: (index: numb
           if (typeof placed !== 'string' || !placed.startsWith(prefix)) continue;
           const index = Number(placed.slice(prefix.length));
           const token = (): Uint8Array => spanOf(index);
-          Object.defineProperty(entry, field, { get: () => stringOfToken(token()), enumerable: true, configurable: true });
+          Object.defineProperty(entry, field, {
+            get: () => stringOfToken(token()),
+            enumerable: true,
+            configurable: true,
+          });
           const tokens = tokensOf.get(entry) ?? new Map<string, () => Uint8Array>();
           tokens.set(field, token);
           tokensOf.set(entry, tokens);

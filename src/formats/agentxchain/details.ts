@@ -19,12 +19,7 @@ export type { RunnerSection } from './runner/verify-runner.ts';
  * `limits.maxJsonDepth`.
  */
 export type EchoedValue =
-  | string
-  | number
-  | boolean
-  | null
-  | readonly EchoedValue[]
-  | { readonly [key: string]: EchoedValue };
+  string | number | boolean | null | readonly EchoedValue[] | { readonly [key: string]: EchoedValue };
 
 export interface AgentxchainDetails {
   /** The artifact's `schema_version`, echoed (`"0.3"`); `null` when it is not an object. */

@@ -330,7 +330,15 @@ function validSequenceAt(part: Uint8Array, i: number, length: number): number {
     const c1 = part[i + 1]!;
     const c2 = part[i + 2]!;
     const c3 = part[i + 3]!;
-    if (c1 < (lead === 0xf0 ? 0x90 : 0x80) || c1 > (lead === 0xf4 ? 0x8f : 0xbf) || c2 < 0x80 || c2 > 0xbf || c3 < 0x80 || c3 > 0xbf) return -1;
+    if (
+      c1 < (lead === 0xf0 ? 0x90 : 0x80) ||
+      c1 > (lead === 0xf4 ? 0x8f : 0xbf) ||
+      c2 < 0x80 ||
+      c2 > 0xbf ||
+      c3 < 0x80 ||
+      c3 > 0xbf
+    )
+      return -1;
     return (((lead & 0x7) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f)) * 8 + 4;
   }
   return -1;

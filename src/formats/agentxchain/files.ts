@@ -3,7 +3,8 @@
  * integrity of its content: decoded length, SHA-256, and the `data` it claims to hold.
  *
  * Every field of an entry is attacker-controlled. `content_base64` is decoded with Node's lenient
- * rules (`base64-fast-path.ts` in front of `src/encoding/base64.ts`) (never throws: junk is skipped, decoding stops at `=`) because that is what the reference
+ * rules (`base64-fast-path.ts` in front of `src/encoding/base64.ts`) (never throws: junk is skipped, decoding stops at
+ * `=`) because that is what the reference
  * accepts; decoding strictly would fail artifacts the reference passes.
  * @module
  */
@@ -38,7 +39,14 @@ export interface FileRow {
  */
 export function verifyFilesMap(context: CheckContext, scope: Scope, files: ParsedValue): FileRow[] {
   if (!isJsonObject(files)) {
-    reportError(context, scope, 'agentxchain.field_invalid', 'files', ['files'], 'must be an object keyed by relative path');
+    reportError(
+      context,
+      scope,
+      'agentxchain.field_invalid',
+      'files',
+      ['files'],
+      'must be an object keyed by relative path',
+    );
     return [];
   }
   const rows: FileRow[] = [];
@@ -58,11 +66,22 @@ function entryReporter(context: CheckContext, scope: Scope, relPath: string) {
     /** A shape problem of the entry (structure). */
     invalid(field: PathSegment | null, message: string): void {
       state.invalid = true;
-      reportError(context, scope, 'agentxchain.file_entry_invalid', refPath, field === null ? ['files', relPath] : ['files', relPath, field], message);
+      reportError(
+        context,
+        scope,
+        'agentxchain.file_entry_invalid',
+        refPath,
+        field === null ? ['files', relPath] : ['files', relPath, field],
+        message,
+      );
     },
     /** The content disagrees with a claim (integrity). */
     mismatch(
-      code: 'agentxchain.file_bytes_mismatch' | 'agentxchain.file_sha256_mismatch' | 'agentxchain.file_content_invalid' | 'agentxchain.file_data_mismatch',
+      code:
+        | 'agentxchain.file_bytes_mismatch'
+        | 'agentxchain.file_sha256_mismatch'
+        | 'agentxchain.file_content_invalid'
+        | 'agentxchain.file_data_mismatch',
       field: PathSegment,
       message: string,
       extras: { expected?: string; actual?: string } = {},
@@ -93,14 +112,18 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   if (!VALID_FORMATS.has(format)) {
     // Crash site 10 (§9): an object with its own toString key crashes the reference's interpolation.
     const shown = jsString(format);
-    report.invalid('format', shown === undefined ? `unsupported format (${describeValue(format)})` : `unsupported format "${shown}"`);
+    report.invalid(
+      'format',
+      shown === undefined ? `unsupported format (${describeValue(format)})` : `unsupported format "${shown}"`,
+    );
     return row('invalid');
   }
   const bytes = entry['bytes'];
   if (!isNonNegativeInteger(bytes)) report.invalid('bytes', 'bytes must be a non-negative integer');
   const sha256 = entry['sha256'];
   // §4.4: a string, matched with JS `$` semantics (a trailing "\n" fails).
-  if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) report.invalid('sha256', 'sha256 must be a 64-character lowercase hex digest');
+  if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256))
+    report.invalid('sha256', 'sha256 must be a 64-character lowercase hex digest');
 
   // §4.5: null content is allowed for truncated or skipped entries, and then nothing is verified.
   // A large export's content strings stay in the raw document until read (deferred-strings.ts):
@@ -108,7 +131,12 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   const content = deferredToken(entry, 'content_base64') ?? entry['content_base64'];
   if (content === null) {
     verifyNullContentEntry(entry, format as string, report);
-    const why = entry['truncated'] === true ? 'truncated' : entry['content_base64_skipped'] === true ? 'content_base64_skipped' : null;
+    const why =
+      entry['truncated'] === true
+        ? 'truncated'
+        : entry['content_base64_skipped'] === true
+          ? 'content_base64_skipped'
+          : null;
     if (why !== null) {
       reportWarning(
         context,
@@ -129,10 +157,15 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   const decoded = typeof content === 'string' ? decodeContentBase64(content) : decodeContentBase64Token(content);
   if (decoded.byteLength !== bytes) {
     const expected = jsString(bytes) ?? describeValue(bytes);
-    report.mismatch('agentxchain.file_bytes_mismatch', 'bytes', `bytes mismatch: expected ${expected}, got ${decoded.byteLength}`, {
-      expected,
-      actual: String(decoded.byteLength),
-    });
+    report.mismatch(
+      'agentxchain.file_bytes_mismatch',
+      'bytes',
+      `bytes mismatch: expected ${expected}, got ${decoded.byteLength}`,
+      {
+        expected,
+        actual: String(decoded.byteLength),
+      },
+    );
   }
   // A non-string sha256 can never equal a hex digest: skip the hashing, the verdict is the same.
   const digest = typeof sha256 === 'string' ? toHex(context.sha256.digest(decoded)) : undefined;
@@ -147,16 +180,23 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
 }
 
 /** §4.5: what a null-content entry must still satisfy. */
-function verifyNullContentEntry(entry: Record<string, ParsedValue>, format: string, report: ReturnType<typeof entryReporter>): void {
+function verifyNullContentEntry(
+  entry: Record<string, ParsedValue>,
+  format: string,
+  report: ReturnType<typeof entryReporter>,
+): void {
   const data = entry['data'];
   if (entry['truncated'] === true) {
     if (format === 'jsonl') {
       const total = entry['total_entries'];
       const retained = entry['retained_entries'];
       if (!Array.isArray(data)) report.invalid('data', 'truncated JSONL data must be an array');
-      if (!isNonNegativeInteger(total)) report.invalid('total_entries', 'total_entries must be a non-negative integer when truncated');
-      if (!isNonNegativeInteger(retained)) report.invalid('retained_entries', 'retained_entries must be a non-negative integer when truncated');
-      if (Array.isArray(data) && retained !== data.length) report.invalid('retained_entries', 'retained_entries must match truncated data length');
+      if (!isNonNegativeInteger(total))
+        report.invalid('total_entries', 'total_entries must be a non-negative integer when truncated');
+      if (!isNonNegativeInteger(retained))
+        report.invalid('retained_entries', 'retained_entries must be a non-negative integer when truncated');
+      if (Array.isArray(data) && retained !== data.length)
+        report.invalid('retained_entries', 'retained_entries must match truncated data length');
       if (Number.isInteger(total) && Number.isInteger(retained) && (retained as number) > (total as number)) {
         report.invalid('retained_entries', 'retained_entries must not exceed total_entries');
       }
@@ -167,7 +207,8 @@ function verifyNullContentEntry(entry: Record<string, ParsedValue>, format: stri
   }
   if (entry['content_base64_skipped'] === true) {
     if (format === 'jsonl' && !Array.isArray(data)) report.invalid('data', 'skipped JSONL data must be an array');
-    else if (format === 'text' && typeof data !== 'string') report.invalid('data', 'skipped text data must be a string');
+    else if (format === 'text' && typeof data !== 'string')
+      report.invalid('data', 'skipped text data must be a string');
     return;
   }
   report.invalid('content_base64', 'content_base64 may be null only when truncated or content_base64_skipped is true');
@@ -188,7 +229,8 @@ function verifyData(
     // A deferred data string is compared on bytes first (no string built when they agree).
     const token = deferredToken(entry, 'data');
     if (token !== undefined && tokenEqualsUtf8(token, content)) return;
-    if (decodeUtf8Lenient(content) !== entry['data']) report.mismatch('agentxchain.file_data_mismatch', 'data', 'data does not match decoded text content');
+    if (decodeUtf8Lenient(content) !== entry['data'])
+      report.mismatch('agentxchain.file_data_mismatch', 'data', 'data does not match decoded text content');
     return;
   }
   const data = entry['data'];
@@ -201,7 +243,11 @@ function verifyData(
     return;
   }
   if (!jsonDeepStrictEqual(parsed, data)) {
-    report.mismatch('agentxchain.file_data_mismatch', 'data', `data does not match decoded ${format === 'json' ? 'JSON' : 'JSONL'} content`);
+    report.mismatch(
+      'agentxchain.file_data_mismatch',
+      'data',
+      `data does not match decoded ${format === 'json' ? 'JSON' : 'JSONL'} content`,
+    );
   }
 }
 

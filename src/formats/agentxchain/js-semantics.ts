@@ -6,7 +6,10 @@
  * @module
  */
 
-/** A value as `JSON.parse` gives it, the way the reference reads artifacts (or `undefined` for a missing key); not the lossless `JsonValue` of `src/json/`. */
+/**
+ * A value as `JSON.parse` gives it, the way the reference reads artifacts (or `undefined` for a missing key); not the
+ * lossless `JsonValue` of `src/json/`.
+ */
 export type ParsedValue = unknown;
 
 /** An object among those values: non-null, `typeof` object, not an array (the reference's "must be an object"). */

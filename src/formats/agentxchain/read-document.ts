@@ -23,7 +23,10 @@ export type ParsedDocument =
  * rejects with a `limit.buffered_bytes` StreamProblem; an abort with `input.aborted`; a stream
  * error (gzip damage) is rethrown.
  */
-export async function readDocument(stream: ReadableStream<Uint8Array>, options: { maxBytes: number; signal?: AbortSignal }): Promise<ParsedDocument> {
+export async function readDocument(
+  stream: ReadableStream<Uint8Array>,
+  options: { maxBytes: number; signal?: AbortSignal },
+): Promise<ParsedDocument> {
   const skimmer = new ExportSkimmer();
   const reader = stream.getReader();
   let byteLength = 0;
@@ -34,7 +37,10 @@ export async function readDocument(stream: ReadableStream<Uint8Array>, options: 
       if (done) break;
       byteLength += value.byteLength;
       if (byteLength > options.maxBytes) {
-        throw new StreamProblem('limit.buffered_bytes', `document is larger than limits.maxBufferedBytes (${options.maxBytes} bytes)`);
+        throw new StreamProblem(
+          'limit.buffered_bytes',
+          `document is larger than limits.maxBufferedBytes (${options.maxBytes} bytes)`,
+        );
       }
       skimmer.push(value);
     }
@@ -58,7 +64,9 @@ export async function readDocument(stream: ReadableStream<Uint8Array>, options: 
 }
 
 /** Decodes `chunks` as Node does and parses the text; V8's message about the exact text on failure. */
-function parseDecoded(chunks: readonly Uint8Array[]): { ok: true; value: ParsedValue } | { ok: false; message: string } {
+function parseDecoded(
+  chunks: readonly Uint8Array[],
+): { ok: true; value: ParsedValue } | { ok: false; message: string } {
   const decoder = createDocumentDecoder();
   for (const chunk of chunks) decoder.push(chunk);
   const document = decoder.finish();

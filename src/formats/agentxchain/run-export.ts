@@ -7,7 +7,15 @@ import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
 import type { FindingCode } from '../../codes.ts';
 import type { PathSegment } from '../../report/path.ts';
 import { reportError, type CheckContext, type Scope } from './context.ts';
-import { compareEn, isJsonObject, isNonEmptyString, path, prop, type ParsedObject, type ParsedValue } from './js-semantics.ts';
+import {
+  compareEn,
+  isJsonObject,
+  isNonEmptyString,
+  path,
+  prop,
+  type ParsedObject,
+  type ParsedValue,
+} from './js-semantics.ts';
 import { verifyDashboardSession } from './summaries/dashboard.ts';
 import { verifyDelegationSummary } from './summaries/delegation.ts';
 import { verifyWorkflowPhaseOrder } from './summaries/phase-order.ts';
@@ -37,18 +45,28 @@ export function verifyRunExport(context: CheckContext, scope: Scope, artifact: P
   const { config, files } = artifact;
 
   // §5.1–5.2
-  if (!isNonEmptyString(artifact['project_root'])) at(context, scope, 'agentxchain.field_invalid', 'project_root', 'must be a non-empty string');
+  if (!isNonEmptyString(artifact['project_root']))
+    at(context, scope, 'agentxchain.field_invalid', 'project_root', 'must be a non-empty string');
   const project = artifact['project'];
   if (!isJsonObject(project)) {
     at(context, scope, 'agentxchain.field_invalid', 'project', 'must be an object');
   } else {
     const protocolMode = prop(config, 'protocol_mode') || prop(artifact['state'], 'protocol_mode') || 'governed';
-    if (project['id'] !== path(config, 'project', 'id')) at(context, scope, 'agentxchain.project_mismatch', 'project.id', 'must match config.project.id');
-    if (project['name'] !== path(config, 'project', 'name')) at(context, scope, 'agentxchain.project_mismatch', 'project.name', 'must match config.project.name');
+    if (project['id'] !== path(config, 'project', 'id'))
+      at(context, scope, 'agentxchain.project_mismatch', 'project.id', 'must match config.project.id');
+    if (project['name'] !== path(config, 'project', 'name'))
+      at(context, scope, 'agentxchain.project_mismatch', 'project.name', 'must match config.project.name');
     if (project['template'] !== (prop(config, 'template') || 'generic')) {
-      at(context, scope, 'agentxchain.project_mismatch', 'project.template', 'must match config.template or implicit generic');
+      at(
+        context,
+        scope,
+        'agentxchain.project_mismatch',
+        'project.template',
+        'must match config.template or implicit generic',
+      );
     }
-    if (project['protocol_mode'] !== protocolMode) at(context, scope, 'agentxchain.project_mismatch', 'project.protocol_mode', 'must match exported protocol mode');
+    if (project['protocol_mode'] !== protocolMode)
+      at(context, scope, 'agentxchain.project_mismatch', 'project.protocol_mode', 'must match exported protocol mode');
   }
 
   // §5.3–5.4: without summary or state nothing else can be compared.
@@ -65,10 +83,24 @@ export function verifyRunExport(context: CheckContext, scope: Scope, artifact: P
 
   // §5.5–5.6: the top-level copies must equal the embedded files' data.
   if (!jsonDeepStrictEqual(config, path(files, 'agentxchain.json', 'data'))) {
-    reportError(context, scope, 'agentxchain.config_mismatch', 'config', ['config'], 'must match files.agentxchain.json.data');
+    reportError(
+      context,
+      scope,
+      'agentxchain.config_mismatch',
+      'config',
+      ['config'],
+      'must match files.agentxchain.json.data',
+    );
   }
   if (!jsonDeepStrictEqual(state, path(files, '.agentxchain/state.json', 'data'))) {
-    reportError(context, scope, 'agentxchain.state_mismatch', 'state', ['state'], 'must match files..agentxchain/state.json.data');
+    reportError(
+      context,
+      scope,
+      'agentxchain.state_mismatch',
+      'state',
+      ['state'],
+      'must match files..agentxchain/state.json.data',
+    );
   }
 
   // §5.7: workspace only when the key exists.
@@ -78,28 +110,67 @@ export function verifyRunExport(context: CheckContext, scope: Scope, artifact: P
   const activeTurnIds = Object.keys(state['active_turns'] || {}).sort(compareEn);
   const retainedTurnIds = Object.keys(state['retained_turns'] || {}).sort(compareEn);
   if (!jsonDeepStrictEqual(summary['active_turn_ids'], activeTurnIds)) {
-    at(context, scope, 'agentxchain.summary_mismatch', 'summary.active_turn_ids', 'must match sorted state.active_turns keys');
+    at(
+      context,
+      scope,
+      'agentxchain.summary_mismatch',
+      'summary.active_turn_ids',
+      'must match sorted state.active_turns keys',
+    );
   }
   if (!jsonDeepStrictEqual(summary['retained_turn_ids'], retainedTurnIds)) {
-    at(context, scope, 'agentxchain.summary_mismatch', 'summary.retained_turn_ids', 'must match sorted state.retained_turns keys');
+    at(
+      context,
+      scope,
+      'agentxchain.summary_mismatch',
+      'summary.retained_turn_ids',
+      'must match sorted state.retained_turns keys',
+    );
   }
 
   // §5.9: strict equality; falsy state values normalise to null.
-  if (summary['run_id'] !== (state['run_id'] || null)) at(context, scope, 'agentxchain.summary_mismatch', 'summary.run_id', 'must match state.run_id');
-  if (summary['status'] !== (state['status'] || null)) at(context, scope, 'agentxchain.summary_mismatch', 'summary.status', 'must match state.status');
-  if (summary['phase'] !== (state['phase'] || null)) at(context, scope, 'agentxchain.summary_mismatch', 'summary.phase', 'must match state.phase');
+  if (summary['run_id'] !== (state['run_id'] || null))
+    at(context, scope, 'agentxchain.summary_mismatch', 'summary.run_id', 'must match state.run_id');
+  if (summary['status'] !== (state['status'] || null))
+    at(context, scope, 'agentxchain.summary_mismatch', 'summary.status', 'must match state.status');
+  if (summary['phase'] !== (state['phase'] || null))
+    at(context, scope, 'agentxchain.summary_mismatch', 'summary.phase', 'must match state.phase');
 
   // §5.10
   verifyWorkflowPhaseOrder(context, scope, summary);
 
   // §5.11: counts derived from the files map.
   const counts: readonly [string, number, string][] = [
-    ['history_entries', countJsonl(files, '.agentxchain/history.jsonl'), 'must match .agentxchain/history.jsonl entry count'],
-    ['decision_entries', countJsonl(files, '.agentxchain/decision-ledger.jsonl'), 'must match .agentxchain/decision-ledger.jsonl entry count'],
-    ['hook_audit_entries', countJsonl(files, '.agentxchain/hook-audit.jsonl'), 'must match .agentxchain/hook-audit.jsonl entry count'],
-    ['notification_audit_entries', countJsonl(files, '.agentxchain/notification-audit.jsonl'), 'must match .agentxchain/notification-audit.jsonl entry count'],
-    ['dispatch_artifact_files', fileKeys(files).filter((p) => p.startsWith('.agentxchain/dispatch/')).length, 'must match .agentxchain/dispatch file count'],
-    ['staging_artifact_files', fileKeys(files).filter((p) => p.startsWith('.agentxchain/staging/')).length, 'must match .agentxchain/staging file count'],
+    [
+      'history_entries',
+      countJsonl(files, '.agentxchain/history.jsonl'),
+      'must match .agentxchain/history.jsonl entry count',
+    ],
+    [
+      'decision_entries',
+      countJsonl(files, '.agentxchain/decision-ledger.jsonl'),
+      'must match .agentxchain/decision-ledger.jsonl entry count',
+    ],
+    [
+      'hook_audit_entries',
+      countJsonl(files, '.agentxchain/hook-audit.jsonl'),
+      'must match .agentxchain/hook-audit.jsonl entry count',
+    ],
+    [
+      'notification_audit_entries',
+      countJsonl(files, '.agentxchain/notification-audit.jsonl'),
+      'must match .agentxchain/notification-audit.jsonl entry count',
+    ],
+    [
+      'dispatch_artifact_files',
+      fileKeys(files).filter((p) => p.startsWith('.agentxchain/dispatch/')).length,
+      'must match .agentxchain/dispatch file count',
+    ],
+    [
+      'staging_artifact_files',
+      fileKeys(files).filter((p) => p.startsWith('.agentxchain/staging/')).length,
+      'must match .agentxchain/staging file count',
+    ],
   ];
   for (const [field, expected, message] of counts) {
     if (summary[field] !== expected) at(context, scope, 'agentxchain.summary_mismatch', `summary.${field}`, message);
@@ -112,7 +183,13 @@ export function verifyRunExport(context: CheckContext, scope: Scope, artifact: P
       at(context, scope, 'agentxchain.summary_mismatch', 'summary.intake_present', 'must match intake file presence');
     }
     if (summary['coordinator_present'] !== keys.some((p) => p.startsWith('.agentxchain/multirepo/'))) {
-      at(context, scope, 'agentxchain.summary_mismatch', 'summary.coordinator_present', 'must match multirepo file presence');
+      at(
+        context,
+        scope,
+        'agentxchain.summary_mismatch',
+        'summary.coordinator_present',
+        'must match multirepo file presence',
+      );
     }
   }
 
@@ -134,13 +211,28 @@ function verifyWorkspace(context: CheckContext, scope: Scope, workspace: ParsedV
     return;
   }
   const headSha = git['head_sha'];
-  if (typeof git['is_repo'] !== 'boolean') at(context, scope, 'agentxchain.field_invalid', 'workspace.git.is_repo', 'must be a boolean');
-  if (headSha !== null && !isNonEmptyString(headSha)) at(context, scope, 'agentxchain.field_invalid', 'workspace.git.head_sha', 'must be a string or null');
+  if (typeof git['is_repo'] !== 'boolean')
+    at(context, scope, 'agentxchain.field_invalid', 'workspace.git.is_repo', 'must be a boolean');
+  if (headSha !== null && !isNonEmptyString(headSha))
+    at(context, scope, 'agentxchain.field_invalid', 'workspace.git.head_sha', 'must be a string or null');
   if (!isArrayOfNonEmptyStrings(git['dirty_paths'])) {
-    at(context, scope, 'agentxchain.field_invalid', 'workspace.git.dirty_paths', 'must be an array of non-empty strings');
+    at(
+      context,
+      scope,
+      'agentxchain.field_invalid',
+      'workspace.git.dirty_paths',
+      'must be an array of non-empty strings',
+    );
   }
-  if (typeof git['restore_supported'] !== 'boolean') at(context, scope, 'agentxchain.field_invalid', 'workspace.git.restore_supported', 'must be a boolean');
+  if (typeof git['restore_supported'] !== 'boolean')
+    at(context, scope, 'agentxchain.field_invalid', 'workspace.git.restore_supported', 'must be a boolean');
   if (!isArrayOfNonEmptyStrings(git['restore_blockers'])) {
-    at(context, scope, 'agentxchain.field_invalid', 'workspace.git.restore_blockers', 'must be an array of non-empty strings');
+    at(
+      context,
+      scope,
+      'agentxchain.field_invalid',
+      'workspace.git.restore_blockers',
+      'must be an array of non-empty strings',
+    );
   }
 }

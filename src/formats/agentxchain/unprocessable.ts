@@ -60,6 +60,11 @@ export function reconstruct<T>(
 }
 
 /** Records an `agentxchain.unprocessable_value` error (with a reference-style compat text). */
-export function reportUnprocessable(context: CheckContext, scope: Scope, segments: readonly PathSegment[], message: string): void {
+export function reportUnprocessable(
+  context: CheckContext,
+  scope: Scope,
+  segments: readonly PathSegment[],
+  message: string,
+): void {
   reportError(context, scope, 'agentxchain.unprocessable_value', referencePath(segments), segments, message);
 }

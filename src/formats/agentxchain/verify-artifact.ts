@@ -25,14 +25,30 @@ export interface ExportRows {
 export function verifyExportObject(context: CheckContext, scope: Scope, artifact: ParsedObject): ExportRows {
   const schemaVersion = artifact['schema_version'];
   if (schemaVersion !== '0.2' && schemaVersion !== '0.3') {
-    reportError(context, scope, 'agentxchain.schema_version_unsupported', 'schema_version', ['schema_version'], 'must be one of "0.2", "0.3"');
+    reportError(
+      context,
+      scope,
+      'agentxchain.schema_version_unsupported',
+      'schema_version',
+      ['schema_version'],
+      'must be one of "0.2", "0.3"',
+    );
   }
   const exportKind = artifact['export_kind'];
-  if (typeof exportKind !== 'string') reportError(context, scope, 'agentxchain.export_kind_invalid', 'export_kind', ['export_kind'], 'must be a string');
+  if (typeof exportKind !== 'string')
+    reportError(context, scope, 'agentxchain.export_kind_invalid', 'export_kind', ['export_kind'], 'must be a string');
   if (!isParsableDate(artifact['exported_at'])) {
-    reportError(context, scope, 'agentxchain.field_invalid', 'exported_at', ['exported_at'], 'must be a valid ISO timestamp');
+    reportError(
+      context,
+      scope,
+      'agentxchain.field_invalid',
+      'exported_at',
+      ['exported_at'],
+      'must be a valid ISO timestamp',
+    );
   }
-  if (!isJsonObject(artifact['config'])) reportError(context, scope, 'agentxchain.field_invalid', 'config', ['config'], 'must be an object');
+  if (!isJsonObject(artifact['config']))
+    reportError(context, scope, 'agentxchain.field_invalid', 'config', ['config'], 'must be an object');
   const files = verifyFilesMap(context, scope, artifact['files']);
 
   if (exportKind === RUN_EXPORT) {
@@ -52,7 +68,9 @@ export function verifyExportObject(context: CheckContext, scope: Scope, artifact
     'agentxchain.export_kind_invalid',
     'export_kind',
     ['export_kind'],
-    shown === undefined ? `unsupported export kind (${describeValue(exportKind)})` : `unsupported export kind "${shown}"`,
+    shown === undefined
+      ? `unsupported export kind (${describeValue(exportKind)})`
+      : `unsupported export kind "${shown}"`,
   );
   return { files, repos: [] };
 }

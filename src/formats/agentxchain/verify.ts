@@ -33,20 +33,34 @@ const JSON_LEVELS_PER_CHILD = 3;
  * report.overall;                      // 'pass' | 'fail' | 'error'
  * toAgentxchainJson(report).errors;    // the reference's error strings
  */
-export async function verifyAgentxchain(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<ReportOf<'agentxchain'>> {
+export async function verifyAgentxchain(
+  input: VerifyInput | OpenedInput,
+  options: VerifyOptions = {},
+): Promise<ReportOf<'agentxchain'>> {
   const context = await beginVerification(input, options);
   const { collector, limits, opened } = context;
   let details: AgentxchainDetails = {};
   let kind: string | null = null;
   let verified = false;
   try {
-    const parsed = await readDocument(opened.stream, { maxBytes: limits.maxBufferedBytes, ...(options.signal ? { signal: options.signal } : {}) });
+    const parsed = await readDocument(opened.stream, {
+      maxBytes: limits.maxBufferedBytes,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     if (parsed.ok) {
       const artifact = parsed.value;
       verified = true;
       if (!isJsonObject(artifact)) {
-        collector.add('agentxchain.not_an_object', '$', 'must be a JSON object', { compat: 'artifact: must be a JSON object' });
-        details = { schema_version: null, export_kind: null, file_count: 0, files: [], agentxchain: { error_count: 1 } };
+        collector.add('agentxchain.not_an_object', '$', 'must be a JSON object', {
+          compat: 'artifact: must be a JSON object',
+        });
+        details = {
+          schema_version: null,
+          export_kind: null,
+          file_count: 0,
+          files: [],
+          agentxchain: { error_count: 1 },
+        };
       } else {
         const sha256: Sha256 = await resolveSha256(options);
         const checks: CheckContext = {
@@ -68,9 +82,14 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
           // Counted while verifying, so errors dropped past limits.maxFindings still fail toAgentxchainJson.
           agentxchain: { error_count: checks.errorCount },
         };
-        collector.add('kit.unsigned_format', '$', 'AgentXchain exports carry no signature: an edit that also rewrites bytes, sha256, content_base64 and data (re-sealed) cannot be detected', {
-          severity: 'warning',
-        });
+        collector.add(
+          'kit.unsigned_format',
+          '$',
+          'AgentXchain exports carry no signature: an edit that also rewrites bytes, sha256, content_base64 and data (re-sealed) cannot be detected',
+          {
+            severity: 'warning',
+          },
+        );
       }
     } else {
       collector.add(parsed.byteLength === 0 ? 'input.empty' : 'input.not_json', '$', parsed.message, {
@@ -94,7 +113,11 @@ export async function verifyAgentxchain(input: VerifyInput | OpenedInput, option
  * deeper than `maxJsonDepth` (attacker-controlled) could not even be serialised (the reference
  * crashes printing it): it is replaced by a note and reported as a limit.
  */
-function headerOf(artifact: Record<string, ParsedValue>, maxDepth: number, collector: FindingCollector): AgentxchainDetails {
+function headerOf(
+  artifact: Record<string, ParsedValue>,
+  maxDepth: number,
+  collector: FindingCollector,
+): AgentxchainDetails {
   const files = artifact['files'];
   const repos = artifact['repos'];
   const echo = (key: string): EchoedValue => {
@@ -104,7 +127,11 @@ function headerOf(artifact: Record<string, ParsedValue>, maxDepth: number, colle
     if (typeof value === 'number') return Number.isFinite(value) ? value : null;
     if (typeof value !== 'object' || value === null) return value as string | boolean | null;
     if (nestingDepth(value, maxDepth) <= maxDepth) return JSON.parse(JSON.stringify(value)) as EchoedValue;
-    collector.add('limit.json_depth', jsonPath([key]), `${key} is nested deeper than limits.maxJsonDepth (${maxDepth}) and is not echoed`);
+    collector.add(
+      'limit.json_depth',
+      jsonPath([key]),
+      `${key} is nested deeper than limits.maxJsonDepth (${maxDepth}) and is not echoed`,
+    );
     return `[${key} nested deeper than ${maxDepth} levels]`;
   };
   return {

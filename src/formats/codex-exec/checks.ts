@@ -98,7 +98,14 @@ export function createExecChecker(collector: FindingCollector): {
   let summaryNotLastReported = false;
   let previousTime: number | undefined;
   let scratch = new Uint8Array(64 * 1024);
-  const byType: Record<string, number> = { 'exec:begin': 0, 'exec:chunk': 0, 'exec:retry': 0, 'exec:end': 0, 'run:summary': 0, other: 0 };
+  const byType: Record<string, number> = {
+    'exec:begin': 0,
+    'exec:chunk': 0,
+    'exec:retry': 0,
+    'exec:end': 0,
+    'run:summary': 0,
+    other: 0,
+  };
 
   /** UTF-8 bytes of `text` in a reused buffer (valid until the next call). */
   const utf8 = (text: string): Uint8Array => {
@@ -110,28 +117,52 @@ export function createExecChecker(collector: FindingCollector): {
   const attemptState = (attempt: number): AttemptState => {
     if (current?.attempt === attempt) return current;
     previous = current;
-    current = { attempt, begunLine: 0, endedLine: 0, retriedLine: 0, beginMissingReported: false, tails: { stdout: createTail(), stderr: createTail() } };
+    current = {
+      attempt,
+      begunLine: 0,
+      endedLine: 0,
+      retriedLine: 0,
+      beginMissingReported: false,
+      tails: { stdout: createTail(), stderr: createTail() },
+    };
     return current;
   };
 
   const requireBegin = (state: AttemptState, line: number, what: string): void => {
     if (state.begunLine !== 0 || state.beginMissingReported) return;
     state.beginMissingReported = true;
-    add('codex-exec.begin_missing', linePath(line), `${what} for attempt ${state.attempt} without exec:begin for attempt ${state.attempt}`);
+    add(
+      'codex-exec.begin_missing',
+      linePath(line),
+      `${what} for attempt ${state.attempt} without exec:begin for attempt ${state.attempt}`,
+    );
   };
 
   const onBegin = (state: AttemptState, line: number): void => {
     if (state.begunLine !== 0) {
-      add('codex-exec.event_order', linePath(line), `second exec:begin for attempt ${state.attempt} (first on line ${state.begunLine})`);
+      add(
+        'codex-exec.event_order',
+        linePath(line),
+        `second exec:begin for attempt ${state.attempt} (first on line ${state.begunLine})`,
+      );
       return;
     }
     state.begunLine = line;
     attemptsBegun++;
     if (previous) {
       if (previous.begunLine !== 0 && previous.endedLine === 0) {
-        add('codex-exec.event_order', linePath(line), `exec:begin for attempt ${state.attempt} before exec:end of attempt ${previous.attempt}`);
+        add(
+          'codex-exec.event_order',
+          linePath(line),
+          `exec:begin for attempt ${state.attempt} before exec:end of attempt ${previous.attempt}`,
+        );
       } else if (previous.retriedLine === 0) {
-        add('codex-exec.retry_missing', linePath(line), `exec:begin for attempt ${state.attempt} without exec:retry for attempt ${previous.attempt}`, { severity: 'warning' });
+        add(
+          'codex-exec.retry_missing',
+          linePath(line),
+          `exec:begin for attempt ${state.attempt} without exec:retry for attempt ${previous.attempt}`,
+          { severity: 'warning' },
+        );
       }
     }
   };
@@ -140,7 +171,11 @@ export function createExecChecker(collector: FindingCollector): {
     chunkCount++;
     requireBegin(state, line, 'exec:chunk');
     if (state.endedLine !== 0) {
-      add('codex-exec.chunk_after_end', linePath(line), `exec:chunk for attempt ${state.attempt} after exec:end of attempt ${state.attempt} (line ${state.endedLine})`);
+      add(
+        'codex-exec.chunk_after_end',
+        linePath(line),
+        `exec:chunk for attempt ${state.attempt} after exec:end of attempt ${state.attempt} (line ${state.endedLine})`,
+      );
     }
     // Sequence: one counter for both streams, continuing across attempts
     // (docs/codex-exec.md, 'Known differences', 1).
@@ -148,7 +183,10 @@ export function createExecChecker(collector: FindingCollector): {
     if (typeof sequence === 'number' && Number.isInteger(sequence)) {
       const expected = lastSequence + 1;
       if (sequence !== expected) {
-        const message = lastSequence === 0 && sequence < 1 ? `sequence ${sequence} (must start at 1)` : `chunk sequence ${sequence} expected ${expected}`;
+        const message =
+          lastSequence === 0 && sequence < 1
+            ? `sequence ${sequence} (must start at 1)`
+            : `chunk sequence ${sequence} expected ${expected}`;
         add('codex-exec.sequence', linePath(line, ['payload', 'sequence']), message);
       }
       lastSequence = sequence; // count on from what was found: one finding per gap
@@ -161,9 +199,14 @@ export function createExecChecker(collector: FindingCollector): {
     // error only without U+FFFD).
     const declared = payload['bytes'];
     if (typeof declared === 'number' && declared !== bytes.byteLength) {
-      add('codex-exec.chunk_bytes', linePath(line, ['payload', 'bytes']), `bytes ${declared} != UTF-8 byte length of data (${bytes.byteLength})${hasReplacement ? '; data holds U+FFFD, so the raw length may differ' : ''}`, {
-        ...(hasReplacement ? { severity: 'warning' as const } : {}),
-      });
+      add(
+        'codex-exec.chunk_bytes',
+        linePath(line, ['payload', 'bytes']),
+        `bytes ${declared} != UTF-8 byte length of data (${bytes.byteLength})${hasReplacement ? '; data holds U+FFFD, so the raw length may differ' : ''}`,
+        {
+          ...(hasReplacement ? { severity: 'warning' as const } : {}),
+        },
+      );
     }
     const stream = payload['stream'];
     if (stream === 'stdout' || stream === 'stderr') appendTail(state.tails[stream], bytes, hasReplacement);
@@ -171,24 +214,41 @@ export function createExecChecker(collector: FindingCollector): {
 
   const onRetry = (state: AttemptState, line: number): void => {
     if (state.retriedLine !== 0) {
-      add('codex-exec.event_order', linePath(line), `second exec:retry for attempt ${state.attempt} (first on line ${state.retriedLine})`);
+      add(
+        'codex-exec.event_order',
+        linePath(line),
+        `second exec:retry for attempt ${state.attempt} (first on line ${state.retriedLine})`,
+      );
       return;
     }
     state.retriedLine = line;
-    if (state.endedLine === 0) add('codex-exec.event_order', linePath(line), `exec:retry for attempt ${state.attempt} before exec:end of attempt ${state.attempt}`);
+    if (state.endedLine === 0)
+      add(
+        'codex-exec.event_order',
+        linePath(line),
+        `exec:retry for attempt ${state.attempt} before exec:end of attempt ${state.attempt}`,
+      );
   };
 
   const onEnd = (state: AttemptState, payload: JsonRecord, line: number): void => {
     requireBegin(state, line, 'exec:end');
     if (state.endedLine !== 0) {
-      add('codex-exec.event_order', linePath(line), `second exec:end for attempt ${state.attempt} (first on line ${state.endedLine})`);
+      add(
+        'codex-exec.event_order',
+        linePath(line),
+        `second exec:end for attempt ${state.attempt} (first on line ${state.endedLine})`,
+      );
       return;
     }
     state.endedLine = line;
     lastEnd = { line, attempt: state.attempt, payload };
     const exitCode = payload['exitCode'];
     if (payload['status'] === 'succeeded' && exitCode !== 0) {
-      add('codex-exec.end_status', linePath(line, ['payload', 'status']), `exec:end status succeeded with non-zero exitCode ${quote(exitCode)}`);
+      add(
+        'codex-exec.end_status',
+        linePath(line, ['payload', 'status']),
+        `exec:end status succeeded with non-zero exitCode ${quote(exitCode)}`,
+      );
     }
     for (const stream of ['stdout', 'stderr'] as const) {
       const text = payload[stream];
@@ -196,7 +256,8 @@ export function createExecChecker(collector: FindingCollector): {
       const tail = state.tails[stream];
       if (lenientDecoder.decode(tailBytes(tail)) === text) continue;
       // Re-encoded chunk data equals the raw bytes only where no U+FFFD replaced anything.
-      const lossy = (tail.replacementEnd >= 0 && tail.replacementEnd > tail.total - TAIL_BYTES) || text.includes(REPLACEMENT);
+      const lossy =
+        (tail.replacementEnd >= 0 && tail.replacementEnd > tail.total - TAIL_BYTES) || text.includes(REPLACEMENT);
       add(
         'codex-exec.end_output',
         linePath(line, ['payload', stream]),
@@ -214,15 +275,28 @@ export function createExecChecker(collector: FindingCollector): {
       const resultCorrelation = result['correlationId'];
       if (typeof resultCorrelation === 'string') {
         if (correlationId === undefined) correlationId = resultCorrelation;
-        else if (resultCorrelation !== correlationId) add('codex-exec.correlation_id', linePath(line, ['payload', 'result', 'correlationId']), 'run:summary.result.correlationId differs from exec:begin');
+        else if (resultCorrelation !== correlationId)
+          add(
+            'codex-exec.correlation_id',
+            linePath(line, ['payload', 'result', 'correlationId']),
+            'run:summary.result.correlationId differs from exec:begin',
+          );
       }
       const status = payload['status'];
       if (typeof status === 'string' && status !== result['status']) {
-        add('codex-exec.summary_mismatch', linePath(line, ['payload', 'status']), `status ${quote(status)} disagrees with result.status ${quote(result['status'])}`);
+        add(
+          'codex-exec.summary_mismatch',
+          linePath(line, ['payload', 'status']),
+          `status ${quote(status)} disagrees with result.status ${quote(result['status'])}`,
+        );
       }
       const attempts = result['attempts'];
       if (typeof attempts === 'number' && current && attempts !== current.attempt) {
-        add('codex-exec.summary_mismatch', linePath(line, ['payload', 'result', 'attempts']), `result.attempts ${attempts} != last attempt ${current.attempt}`);
+        add(
+          'codex-exec.summary_mismatch',
+          linePath(line, ['payload', 'result', 'attempts']),
+          `result.attempts ${attempts} != last attempt ${current.attempt}`,
+        );
       }
     }
     if (!lastEnd) {
@@ -234,14 +308,22 @@ export function createExecChecker(collector: FindingCollector): {
     if (result) {
       for (const field of ['exitCode', 'signal', 'durationMs', 'status', 'sandboxState'] as const) {
         if (result[field] !== end[field]) {
-          add('codex-exec.summary_mismatch', linePath(line, ['payload', 'result', field]), `run:summary.result.${field} != last exec:end ${field} (${quote(result[field])} vs ${quote(end[field])} on line ${lastEnd.line})`);
+          add(
+            'codex-exec.summary_mismatch',
+            linePath(line, ['payload', 'result', field]),
+            `run:summary.result.${field} != last exec:end ${field} (${quote(result[field])} vs ${quote(end[field])} on line ${lastEnd.line})`,
+          );
         }
       }
     }
     if (outputs) {
       for (const stream of ['stdout', 'stderr'] as const) {
         if (outputs[stream] !== end[stream]) {
-          add('codex-exec.summary_mismatch', linePath(line, ['payload', 'outputs', stream]), `run:summary.outputs.${stream} != last exec:end.${stream} (line ${lastEnd.line})`);
+          add(
+            'codex-exec.summary_mismatch',
+            linePath(line, ['payload', 'outputs', stream]),
+            `run:summary.outputs.${stream} != last exec:end.${stream} (line ${lastEnd.line})`,
+          );
         }
       }
     }
@@ -259,7 +341,11 @@ export function createExecChecker(collector: FindingCollector): {
           summaryNotLastReported = true;
           add('codex-exec.summary_not_last', linePath(summaryLine), 'run:summary is not the last record');
         }
-        add('codex-exec.summary_not_last', linePath(line), type === 'run:summary' ? 'second run:summary' : 'record after run:summary');
+        add(
+          'codex-exec.summary_not_last',
+          linePath(line),
+          type === 'run:summary' ? 'second run:summary' : 'record after run:summary',
+        );
         if (type === 'run:summary') return; // its fields are not compared again
       }
       // docs/codex-exec.md, 'Invariants': a timestamp earlier than the previous line's is only a
@@ -267,11 +353,17 @@ export function createExecChecker(collector: FindingCollector): {
       const timestamp = record['timestamp'];
       if (typeof timestamp === 'string' && isIsoTimestamp(timestamp)) {
         const time = Date.parse(timestamp);
-        if (previousTime !== undefined && time < previousTime) add('codex-exec.timestamp_order', linePath(line, ['timestamp']), 'timestamp decreases', { severity: 'warning' });
+        if (previousTime !== undefined && time < previousTime)
+          add('codex-exec.timestamp_order', linePath(line, ['timestamp']), 'timestamp decreases', {
+            severity: 'warning',
+          });
         previousTime = time;
       }
       if (!known) {
-        if (typeof type === 'string') add('codex-exec.unknown_event_type', linePath(line, ['type']), `unknown event type ${quote(type)}`, { severity: 'warning' });
+        if (typeof type === 'string')
+          add('codex-exec.unknown_event_type', linePath(line, ['type']), `unknown event type ${quote(type)}`, {
+            severity: 'warning',
+          });
         return;
       }
       const payload = asObject(record['payload']);
@@ -287,12 +379,21 @@ export function createExecChecker(collector: FindingCollector): {
       const id = payload['correlationId'];
       if (typeof id === 'string') {
         if (correlationId === undefined) correlationId = id;
-        else if (id !== correlationId) add('codex-exec.correlation_id', linePath(line, ['payload', 'correlationId']), 'correlationId differs from exec:begin');
+        else if (id !== correlationId)
+          add(
+            'codex-exec.correlation_id',
+            linePath(line, ['payload', 'correlationId']),
+            'correlationId differs from exec:begin',
+          );
       }
       const attempt = payload['attempt'];
       if (typeof attempt !== 'number' || !Number.isInteger(attempt)) return; // reported by the schema
       if (current && attempt < current.attempt) {
-        add('codex-exec.attempt_order', linePath(line, ['payload', 'attempt']), `attempt ${attempt} < current attempt ${current.attempt} (attempts must be >=1 and non-decreasing)`);
+        add(
+          'codex-exec.attempt_order',
+          linePath(line, ['payload', 'attempt']),
+          `attempt ${attempt} < current attempt ${current.attempt} (attempts must be >=1 and non-decreasing)`,
+        );
         return;
       }
       if (attempt < 1) return; // the schema reported it; nothing to track

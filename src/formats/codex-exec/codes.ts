@@ -40,20 +40,26 @@ export const CODEX_EXEC_CODES = /* @__PURE__ */ Object.freeze({ ...NDJSON_CODES,
 export const CODEX_EXEC_CODE_SUMMARIES = /* @__PURE__ */ Object.freeze({
   'codex-exec.missing_field': 'A required envelope or payload field is missing.',
   'codex-exec.invalid_field': 'A field has the wrong type, is outside its enum, or is not an ISO 8601 timestamp.',
-  'codex-exec.unknown_event_type': 'An event type the contract does not define (warning; its line is otherwise skipped).',
-  'codex-exec.correlation_id': 'An event carries a correlationId other than the stream\'s first one.',
+  'codex-exec.unknown_event_type':
+    'An event type the contract does not define (warning; its line is otherwise skipped).',
+  'codex-exec.correlation_id': "An event carries a correlationId other than the stream's first one.",
   'codex-exec.attempt_order': 'An attempt number goes back (attempts are >= 1 and non-decreasing).',
   'codex-exec.begin_missing': 'A chunk or exec:end of an attempt that had no exec:begin (reported once per attempt).',
-  'codex-exec.event_order': 'exec:begin, exec:retry or exec:end out of place (a second one, or before the previous attempt ended).',
+  'codex-exec.event_order':
+    'exec:begin, exec:retry or exec:end out of place (a second one, or before the previous attempt ended).',
   'codex-exec.retry_missing': 'A new attempt began with no exec:retry for the previous one (warning).',
-  'codex-exec.sequence': 'Chunk sequence does not start at 1 or is not contiguous across both streams and all attempts.',
-  'codex-exec.chunk_bytes': 'chunk.bytes differs from the UTF-8 length of data (error; warning when data holds U+FFFD).',
-  'codex-exec.chunk_after_end': 'A chunk of an attempt after that attempt\'s exec:end.',
+  'codex-exec.sequence':
+    'Chunk sequence does not start at 1 or is not contiguous across both streams and all attempts.',
+  'codex-exec.chunk_bytes':
+    'chunk.bytes differs from the UTF-8 length of data (error; warning when data holds U+FFFD).',
+  'codex-exec.chunk_after_end': "A chunk of an attempt after that attempt's exec:end.",
   'codex-exec.end_missing': 'An attempt that began has no exec:end.',
-  'codex-exec.end_output': 'exec:end stdout/stderr is not the last 65,536 bytes of its attempt\'s chunks (error; warning when U+FFFD is involved).',
+  'codex-exec.end_output':
+    "exec:end stdout/stderr is not the last 65,536 bytes of its attempt's chunks (error; warning when U+FFFD is involved).",
   'codex-exec.end_status': 'exec:end status "succeeded" with an exitCode other than 0.',
   'codex-exec.summary_missing': 'The stream has no run:summary.',
   'codex-exec.summary_not_last': 'Records after run:summary (reported on the summary and on each later line).',
-  'codex-exec.summary_mismatch': 'run:summary does not mirror the last exec:end (result, outputs, status, attempts, correlationId).',
-  'codex-exec.timestamp_order': 'A timestamp earlier than the previous line\'s (warning: wall clocks step back).',
+  'codex-exec.summary_mismatch':
+    'run:summary does not mirror the last exec:end (result, outputs, status, attempts, correlationId).',
+  'codex-exec.timestamp_order': "A timestamp earlier than the previous line's (warning: wall clocks step back).",
 } satisfies SummaryTable<typeof OWN_CODES>);

@@ -14,9 +14,11 @@ export const STATUSES = ['succeeded', 'failed'] as const;
 const string = (): v.StringSchema<string> => v.string('must be a string');
 const nullableString = () => v.nullable(v.string('must be a string or null'));
 const integer = () => v.pipe(v.number('must be an integer'), v.integer('must be an integer'));
-const count = () => v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(0, 'must not be negative'));
+const count = () =>
+  v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(0, 'must not be negative'));
 const duration = () => v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative'));
-const attempt = () => v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'));
+const attempt = () =>
+  v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'));
 const oneOf = <const T extends readonly string[]>(options: T) =>
   v.picklist(options, (issue) => `${quote(issue.input)} not in {${options.join(', ')}}`);
 const object = <T extends v.ObjectEntries>(entries: T) => v.looseObject(entries, 'must be an object');
@@ -86,7 +88,13 @@ export const PAYLOADS = {
       correlationId: string(),
       attempts: attempt(),
     }),
-    command: object({ argv: strings(), shell: string(), cwd: nullableString(), sessionId: string(), persisted: v.boolean('must be a boolean') }),
+    command: object({
+      argv: strings(),
+      shell: string(),
+      cwd: nullableString(),
+      sessionId: string(),
+      persisted: v.boolean('must be a boolean'),
+    }),
     outputs: object({ stdout: string(), stderr: string() }),
     logs: object({ runner: string(), command: nullableString() }),
     toolRun: v.nullable(object({})),

@@ -20,11 +20,18 @@ import type { ReportOf } from '../../report.ts';
  * const report = await verifyCodexExec(await fetch('run.jsonl.gz'), { name: 'run.jsonl.gz' });
  * report.details.attempts; // exec attempts begun
  */
-export async function verifyCodexExec(input: VerifyInput | OpenedInput, options: VerifyOptions = {}): Promise<ReportOf<'codex-exec'>> {
+export async function verifyCodexExec(
+  input: VerifyInput | OpenedInput,
+  options: VerifyOptions = {},
+): Promise<ReportOf<'codex-exec'>> {
   const context = await beginVerification(input, options);
   const { collector, opened } = context;
   const checker = createExecChecker(collector);
-  const summary = await readNdjson(context, (record, line) => checker.record(record, line), options.signal ? { signal: options.signal } : {});
+  const summary = await readNdjson(
+    context,
+    (record, line) => checker.record(record, line),
+    options.signal ? { signal: options.signal } : {},
+  );
   if (summary.complete && summary.lineCount === 0) collector.add('input.empty', '$', 'the input holds no lines');
   else checker.end(summary.complete);
   return finishVerification<ReportOf<'codex-exec'>>(context, {

@@ -11,7 +11,15 @@ import type { FindingCode } from '../../codes.ts';
 import { linePath, type PathSegment } from '../../report/path.ts';
 import { recordThrown, type VerificationContext } from '../../verifier-lifecycle.ts';
 import { createJsonSkimmer, type SkimProfile } from '../../json/skim.ts';
-import { collectLines, decodeUtf8, forEachLine, isBlankLine, withText, type Line, type LineSink } from '../../stream/lines.ts';
+import {
+  collectLines,
+  decodeUtf8,
+  forEachLine,
+  isBlankLine,
+  withText,
+  type Line,
+  type LineSink,
+} from '../../stream/lines.ts';
 
 /** What the reading loop saw, for the format's end-of-stream checks and `report.details`. */
 export interface NdjsonSummary {
@@ -41,7 +49,11 @@ export interface ReadNdjsonOptions {
  * @example
  * const summary = await readNdjson(context, (record, line) => checkRecord(record, line));
  */
-export async function readNdjson(context: VerificationContext, onRecord: (record: JsonRecord, line: number) => void, options: ReadNdjsonOptions = {}): Promise<NdjsonSummary> {
+export async function readNdjson(
+  context: VerificationContext,
+  onRecord: (record: JsonRecord, line: number) => void,
+  options: ReadNdjsonOptions = {},
+): Promise<NdjsonSummary> {
   const { collector, opened, limits } = context;
   if (opened.gzNameWithoutMagic) {
     collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
@@ -75,9 +87,14 @@ export async function readNdjson(context: VerificationContext, onRecord: (record
       collector.add('ndjson.invalid_json', path, describeJsonError(error, line.terminated));
       return;
     }
-    if (!line.terminated) collector.add('ndjson.no_final_newline', path, 'missing trailing newline', { severity: 'warning' });
+    if (!line.terminated)
+      collector.add('ndjson.no_final_newline', path, 'missing trailing newline', { severity: 'warning' });
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      collector.add('ndjson.not_object', path, `line holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a JSON object`);
+      collector.add(
+        'ndjson.not_object',
+        path,
+        `line holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a JSON object`,
+      );
       return;
     }
     recordCount++;
@@ -93,7 +110,11 @@ export async function readNdjson(context: VerificationContext, onRecord: (record
         ...(options.signal ? { signal: options.signal } : {}),
         tooLong: (number, max) => {
           lineCount = number;
-          collector.add('limit.line_bytes', linePath(number), `line is longer than limits.maxLineBytes (${max} bytes); skipped`);
+          collector.add(
+            'limit.line_bytes',
+            linePath(number),
+            `line is longer than limits.maxLineBytes (${max} bytes); skipped`,
+          );
         },
       },
       sink,
@@ -127,7 +148,8 @@ function describeJsonError(error: unknown, terminated: boolean): string {
   const detail = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
   // V8: "Unexpected end of JSON input" / "Unterminated string in JSON at position …";
   // SpiderMonkey: "end of data …"; JavaScriptCore: "Unexpected EOF".
-  if (/end of (JSON )?(input|data)|unterminated|unexpected EOF/i.test(raw)) return 'truncated JSON (unexpected end of input)';
+  if (/end of (JSON )?(input|data)|unterminated|unexpected EOF/i.test(raw))
+    return 'truncated JSON (unexpected end of input)';
   if (!terminated) return `truncated JSON (last line, no newline): ${detail}`;
   return `invalid JSON: ${detail}`;
 }

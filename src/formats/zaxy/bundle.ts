@@ -15,7 +15,16 @@ import type { CheckedDimensions } from '../../report/collector.ts';
 import { jsonPath } from '../../report/path.ts';
 import { type Candidate, clip, record } from './candidate-findings.ts';
 import type { ZaxyBundleDetails, ZaxyDetails, ZaxyResult } from './details.ts';
-import { isStreamed, pinCandidate, type Root, rootValue, signatureCandidate, signatureHexWarning, signerDetails, versionCandidate } from './signed-document.ts';
+import {
+  isStreamed,
+  pinCandidate,
+  type Root,
+  rootValue,
+  signatureCandidate,
+  signatureHexWarning,
+  signerDetails,
+  versionCandidate,
+} from './signed-document.ts';
 import { signatureStep } from './header.ts';
 import { subscriptTypeError } from './python-ops.ts';
 import type { EntriesScan, IdProblem } from './scan.ts';
@@ -56,7 +65,12 @@ export async function checkBundle(input: BundleCheckInput): Promise<CheckOutcome
   const raw = root.get('entries');
   let entryCount = 0;
   if (raw === undefined) {
-    shape.push({ code: 'zaxy.malformed', path: '$', message: 'the bundle has no entries field', compat: `${MALFORMED}'entries'` });
+    shape.push({
+      code: 'zaxy.malformed',
+      path: '$',
+      message: 'the bundle has no entries field',
+      compat: `${MALFORMED}'entries'`,
+    });
   } else if (isStreamed(raw)) {
     entryCount = raw.length;
     for (const { index, text } of entries.gatherErrors) {
@@ -73,7 +87,12 @@ export async function checkBundle(input: BundleCheckInput): Promise<CheckOutcome
     const empty = (raw instanceof Map && raw.size === 0) || raw === '';
     if (!empty) {
       const text = iterable ? subscriptTypeError('') : `'${pythonTypeName(raw)}' object is not iterable`;
-      shape.push({ code: 'zaxy.malformed', path: jsonPath(['entries']), message: `entries is a ${pythonTypeName(raw)}, not a list of entries (${text})`, compat: MALFORMED + text });
+      shape.push({
+        code: 'zaxy.malformed',
+        path: jsonPath(['entries']),
+        message: `entries is a ${pythonTypeName(raw)}, not a list of entries (${text})`,
+        compat: MALFORMED + text,
+      });
     }
   }
 
@@ -87,12 +106,22 @@ export async function checkBundle(input: BundleCheckInput): Promise<CheckOutcome
   let computedRoot: string | null = null;
   const leavesComplete = isStreamed(raw) && entries.leaflessCount === 0;
   if (shape.length === 0 && entryCount === 0) {
-    empty = { code: 'zaxy.empty_tree', path: jsonPath(['entries']), message: 'the bundle has no entries, so it has no Merkle root', compat: `${MALFORMED}merkle_root requires at least one leaf` };
+    empty = {
+      code: 'zaxy.empty_tree',
+      path: jsonPath(['entries']),
+      message: 'the bundle has no entries, so it has no Merkle root',
+      compat: `${MALFORMED}merkle_root requires at least one leaf`,
+    };
   } else if (leavesComplete && entries.root !== undefined) {
     computedRoot = toHex(entries.root);
     const claimed = rootValue(root, 'merkle_root');
     if (claimed === undefined) {
-      rootKey = { code: 'zaxy.malformed', path: '$', message: 'the bundle has no merkle_root field', compat: `${MALFORMED}'merkle_root'` };
+      rootKey = {
+        code: 'zaxy.malformed',
+        path: '$',
+        message: 'the bundle has no merkle_root field',
+        compat: `${MALFORMED}'merkle_root'`,
+      };
     } else if (claimed !== computedRoot) {
       rootMismatch = {
         code: 'zaxy.merkle_root_mismatch',
@@ -111,7 +140,17 @@ export async function checkBundle(input: BundleCheckInput): Promise<CheckOutcome
   const hexWarning = signatureHexWarning(root);
 
   const deciding = version ?? pinned ?? shape[0] ?? ids[0] ?? empty ?? rootKey ?? rootMismatch ?? signature;
-  const zaxy = record(input.collector, deciding, [version, pinned, ...shape, ...ids, empty, rootKey, rootMismatch, signature, hexWarning]);
+  const zaxy = record(input.collector, deciding, [
+    version,
+    pinned,
+    ...shape,
+    ...ids,
+    empty,
+    rootKey,
+    rootMismatch,
+    signature,
+    hexWarning,
+  ]);
   return {
     zaxy,
     checked: {
@@ -135,7 +174,12 @@ export async function checkBundle(input: BundleCheckInput): Promise<CheckOutcome
 function idCandidate(problem: IdProblem): Candidate {
   switch (problem.kind) {
     case 'missing':
-      return { code: 'zaxy.malformed', path: jsonPath(['entries', problem.index]), message: `entries[${problem.index}] has no id`, compat: `${MALFORMED}'id'` };
+      return {
+        code: 'zaxy.malformed',
+        path: jsonPath(['entries', problem.index]),
+        message: `entries[${problem.index}] has no id`,
+        compat: `${MALFORMED}'id'`,
+      };
     case 'unencodable':
       return {
         code: 'zaxy.unencodable_string',

@@ -26,12 +26,18 @@ export interface Candidate {
  * @example
  * const verdict = record(collector, deciding, [versionProblem, ...idProblems]);
  */
-export function record(collector: FindingCollector, deciding: Candidate | undefined, all: readonly (Candidate | undefined)[]): { ok: boolean; reason: string | null } {
+export function record(
+  collector: FindingCollector,
+  deciding: Candidate | undefined,
+  all: readonly (Candidate | undefined)[],
+): { ok: boolean; reason: string | null } {
   if (deciding !== undefined) add(collector, deciding, true);
   for (const candidate of all) {
     if (candidate !== undefined && candidate !== deciding) add(collector, candidate, false);
   }
-  return deciding === undefined ? { ok: true, reason: null } : { ok: false, reason: deciding.compat ?? deciding.message };
+  return deciding === undefined
+    ? { ok: true, reason: null }
+    : { ok: false, reason: deciding.compat ?? deciding.message };
 }
 
 function add(collector: FindingCollector, candidate: Candidate, deciding: boolean): void {

@@ -67,7 +67,16 @@ export interface DiscloseOptions {
 }
 
 /** Header fields copied into a subset, in Zaxy's order (docs/zaxy.md, 'Disclosed subset'). */
-const SUBSET_FIELDS = ['version', 'algorithm', 'public_key', 'session_id', 'created_at', 'nonce', 'merkle_root', 'signature'] as const;
+const SUBSET_FIELDS = [
+  'version',
+  'algorithm',
+  'public_key',
+  'session_id',
+  'created_at',
+  'nonce',
+  'merkle_root',
+  'signature',
+] as const;
 
 /**
  * Builds the disclosed subset of a signed bundle. Hostile or unusable bundles give
@@ -78,13 +87,20 @@ const SUBSET_FIELDS = ['version', 'algorithm', 'public_key', 'session_id', 'crea
  * if (result.ok) download(new Blob([result.json]), 'bundle.subset.json');
  * await discloseSubset(bundleBytes, [0, 4]); // explicit positions
  */
-export async function discloseSubset(bundle: VerifyInput, selection: DisclosureSelector | readonly number[], options: DiscloseOptions = {}): Promise<DiscloseResult> {
+export async function discloseSubset(
+  bundle: VerifyInput,
+  selection: DisclosureSelector | readonly number[],
+  options: DiscloseOptions = {},
+): Promise<DiscloseResult> {
   const chooser = makeChooser(selection);
   const limits = resolveLimits(options.limits);
   let bytes: Uint8Array;
   try {
     const opened = await openInput(bundle, { limits, ...(options.signal ? { signal: options.signal } : {}) });
-    bytes = await readAll(opened.stream, { maxBytes: limits.maxBufferedBytes, ...(options.signal ? { signal: options.signal } : {}) });
+    bytes = await readAll(opened.stream, {
+      maxBytes: limits.maxBufferedBytes,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (error) {
     return { ok: false, reason: `cannot read the bundle: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -97,7 +113,9 @@ export async function discloseSubset(bundle: VerifyInput, selection: DisclosureS
   return disclose(bytes, chooser, sha256, Math.min(limits.maxJsonDepth, PYTHON_NESTING_LIMIT));
 }
 
-type Chooser = { readonly kind: 'indices'; readonly indices: readonly number[] } | { readonly kind: 'selector'; readonly selector: NormalisedSelector };
+type Chooser =
+  | { readonly kind: 'indices'; readonly indices: readonly number[] }
+  | { readonly kind: 'selector'; readonly selector: NormalisedSelector };
 
 interface NormalisedSelector {
   readonly grains: ReadonlySet<string>;
@@ -110,10 +128,12 @@ interface NormalisedSelector {
 
 function makeChooser(selection: DisclosureSelector | readonly number[]): Chooser {
   if (Array.isArray(selection)) {
-    for (const index of selection) if (!Number.isInteger(index)) throw new TypeError('discloseSubset: indices must be integers');
+    for (const index of selection)
+      if (!Number.isInteger(index)) throw new TypeError('discloseSubset: indices must be integers');
     return { kind: 'indices', indices: [...(selection as readonly number[])] };
   }
-  if (typeof selection !== 'object' || selection === null) throw new TypeError('discloseSubset: selection must be a selector object or an array of indices');
+  if (typeof selection !== 'object' || selection === null)
+    throw new TypeError('discloseSubset: selection must be a selector object or an array of indices');
   const s = selection as DisclosureSelector;
   const grains = new Set<string>(s.grains ?? ['event', 'semantic']);
   if (grains.size === 0 || [...grains].some((grain) => grain !== 'event' && grain !== 'semantic')) {
@@ -126,7 +146,8 @@ function makeChooser(selection: DisclosureSelector | readonly number[]): Chooser
     return BigInt(value);
   };
   const time = (value: string | undefined, name: string): string | undefined => {
-    if (value !== undefined && typeof value !== 'string') throw new TypeError(`discloseSubset: ${name} must be a string`);
+    if (value !== undefined && typeof value !== 'string')
+      throw new TypeError(`discloseSubset: ${name} must be a string`);
     return value;
   };
   if (s.kinds !== undefined && (!Array.isArray(s.kinds) || s.kinds.some((kind) => typeof kind !== 'string'))) {
@@ -168,8 +189,15 @@ function entryMatches(entry: JsonValue, selector: NormalisedSelector): boolean |
   if (selector.sinceSeq !== undefined && !(seq !== undefined && seq > selector.sinceSeq)) return false;
   if (selector.maxSeq !== undefined && !(seq !== undefined && seq <= selector.maxSeq)) return false;
   const validFrom = entry.get('valid_from');
-  if (selector.sinceTime !== undefined && !(typeof validFrom === 'string' && compareCodePoints(validFrom, selector.sinceTime) >= 0)) return false;
-  return selector.untilTime === undefined || (typeof validFrom === 'string' && compareCodePoints(validFrom, selector.untilTime) <= 0);
+  if (
+    selector.sinceTime !== undefined &&
+    !(typeof validFrom === 'string' && compareCodePoints(validFrom, selector.sinceTime) >= 0)
+  )
+    return false;
+  return (
+    selector.untilTime === undefined ||
+    (typeof validFrom === 'string' && compareCodePoints(validFrom, selector.untilTime) <= 0)
+  );
 }
 
 function disclose(bytes: Uint8Array, chooser: Chooser, sha256: Sha256, maxDepth: number): DiscloseResult {
@@ -222,7 +250,9 @@ function disclose(bytes: Uint8Array, chooser: Chooser, sha256: Sha256, maxDepth:
         let keep = wanted?.has(index) ?? false;
         if (chooser.kind === 'selector') {
           const container = isObjectNode(tape, contentSlot) || isArrayNode(tape, contentSlot);
-          const content = container ? materializeShallowFacts(input, tape, contentSlot) : materialize(input, tape, contentSlot);
+          const content = container
+            ? materializeShallowFacts(input, tape, contentSlot)
+            : materialize(input, tape, contentSlot);
           const matches = entryMatches(content, chooser.selector);
           if (typeof matches === 'string') {
             problem = `entries[${index}].content: ${matches}`;
@@ -239,13 +269,19 @@ function disclose(bytes: Uint8Array, chooser: Chooser, sha256: Sha256, maxDepth:
   if (!read.ok) return { ok: false, reason: `cannot read the bundle: ${read.error.message}` };
   const root = read.root;
   if (!(root instanceof Map)) return { ok: false, reason: 'not a Zaxy bundle: the top level is not an object' };
-  if (!root.has('merkle_root') || !root.has('signature')) return { ok: false, reason: 'disclosure requires a signed bundle (merkle_root + signature)' };
+  if (!root.has('merkle_root') || !root.has('signature'))
+    return { ok: false, reason: 'disclosure requires a signed bundle (merkle_root + signature)' };
   const entries = root.get('entries');
-  if (!isStreamed(entries)) return { ok: false, reason: entries === undefined ? "malformed bundle: 'entries'" : 'malformed bundle: entries is not a list' };
+  if (!isStreamed(entries))
+    return {
+      ok: false,
+      reason: entries === undefined ? "malformed bundle: 'entries'" : 'malformed bundle: entries is not a list',
+    };
   if (problem !== undefined) return { ok: false, reason: `malformed bundle: ${problem}` };
   const indices = chooser.kind === 'indices' ? chooser.indices : chosen;
   for (const index of indices) {
-    if (index < 0 || index >= count) return { ok: false, reason: `index out of range: ${index} (the bundle has ${count} entries)` };
+    if (index < 0 || index >= count)
+      return { ok: false, reason: `index out of range: ${index} (the bundle has ${count} entries)` };
   }
   const subset: JsonObject = new Map();
   for (const field of SUBSET_FIELDS) {
@@ -269,7 +305,10 @@ function disclose(bytes: Uint8Array, chooser: Chooser, sha256: Sha256, maxDepth:
 }
 
 const CONTENT = /* @__PURE__ */ new TextEncoder().encode('content');
-const FACT_KEYS: readonly [string, Uint8Array][] = /* @__PURE__ */ ['grain', 'kind', 'seq', 'valid_from'].map((key) => [key, new TextEncoder().encode(key)]);
+const FACT_KEYS: readonly [string, Uint8Array][] = /* @__PURE__ */ ['grain', 'kind', 'seq', 'valid_from'].map((key) => [
+  key,
+  new TextEncoder().encode(key),
+]);
 
 /** The content object with only its scalar members (what `entry_matches` reads), containers as markers. */
 function materializeShallowFacts(bytes: Uint8Array, tape: Int32Array, slot: number): JsonValue {
@@ -279,7 +318,14 @@ function materializeShallowFacts(bytes: Uint8Array, tape: Int32Array, slot: numb
     const valueSlot = memberValue(bytes, tape, slot, encoded);
     if (valueSlot < 0) continue;
     // Containers only matter as "unhashable" / "not a string": an empty one says the same.
-    facts.set(key, isObjectNode(tape, valueSlot) ? new Map() : isArrayNode(tape, valueSlot) ? [] : materialize(bytes, tape, valueSlot));
+    facts.set(
+      key,
+      isObjectNode(tape, valueSlot)
+        ? new Map()
+        : isArrayNode(tape, valueSlot)
+          ? []
+          : materialize(bytes, tape, valueSlot),
+    );
   }
   return facts;
 }

@@ -35,7 +35,13 @@ export interface EntryHasher {
    * `ids[32j..32j+32)` its id. The arguments are read or copied before the call returns: the caller
    * may reuse them.
    */
-  add(data: Uint8Array, starts: Uint32Array, ends: Uint32Array, claims: Uint8Array, claimed: Uint8Array): Promise<Mismatches>;
+  add(
+    data: Uint8Array,
+    starts: Uint32Array,
+    ends: Uint32Array,
+    claims: Uint8Array,
+    claimed: Uint8Array,
+  ): Promise<Mismatches>;
   /** Once every `add` is answered: the root of all the leaves added (undefined when none were). */
   root(): Promise<Uint8Array | undefined>;
 }
@@ -55,7 +61,15 @@ export interface Mismatches {
  * @example
  * const { mismatched } = hashEntries(data, starts, ends, claims, claimed, new MerkleFold(sha256), sha256);
  */
-export function hashEntries(data: Uint8Array, starts: Uint32Array, ends: Uint32Array, claims: Uint8Array, claimed: Uint8Array, fold: MerkleFold, sha256: Sha256): Mismatches {
+export function hashEntries(
+  data: Uint8Array,
+  starts: Uint32Array,
+  ends: Uint32Array,
+  claims: Uint8Array,
+  claimed: Uint8Array,
+  fold: MerkleFold,
+  sha256: Sha256,
+): Mismatches {
   const mismatched: number[] = [];
   const ids: Uint8Array[] = [];
   for (let k = 0; k < starts.length; k++) {
@@ -191,7 +205,11 @@ export class EntryHashBatches {
   private report(batch: Batch, { mismatched, ids }: Mismatches): void {
     for (let j = 0; j < mismatched.length; j++) {
       const k = mismatched[j]!;
-      this.onMismatch(batch.indices[k]!, ids.slice(32 * j, 32 * j + 32), ASCII.decode(batch.claims.subarray(64 * k, 64 * k + 64)));
+      this.onMismatch(
+        batch.indices[k]!,
+        ids.slice(32 * j, 32 * j + 32),
+        ASCII.decode(batch.claims.subarray(64 * k, 64 * k + 64)),
+      );
     }
   }
 }
@@ -213,7 +231,8 @@ function grown(buffer: Uint8Array, needed: number): Uint8Array {
 export function hexEquals(claimed: Uint8Array, from: number, id: Uint8Array, at = 0): boolean {
   for (let i = 0; i < 32; i++) {
     const byte = id[at + i]!;
-    if (claimed[from + 2 * i] !== HEX_DIGITS[byte >> 4] || claimed[from + 2 * i + 1] !== HEX_DIGITS[byte & 15]) return false;
+    if (claimed[from + 2 * i] !== HEX_DIGITS[byte >> 4] || claimed[from + 2 * i + 1] !== HEX_DIGITS[byte & 15])
+      return false;
   }
   return true;
 }

@@ -13,7 +13,15 @@ import type { PathSegment } from '../../report/path.ts';
 import { isPyError, pythonFromHex, subscript, type PyError } from './python-ops.ts';
 
 /** The seven header fields, in the order Zaxy's `_signing_header` reads them. */
-export const HEADER_FIELDS = ['version', 'algorithm', 'public_key', 'session_id', 'created_at', 'nonce', 'merkle_root'] as const;
+export const HEADER_FIELDS = [
+  'version',
+  'algorithm',
+  'public_key',
+  'session_id',
+  'created_at',
+  'nonce',
+  'merkle_root',
+] as const;
 
 /** Algorithms Zaxy's `signing.verify` knows. */
 export const KNOWN_ALGORITHMS: readonly string[] = ['ml-dsa-65', 'ed25519'];
@@ -43,7 +51,10 @@ function field(root: HeaderSource, key: string): JsonValue | PyError {
  * const step = await signatureStep(root, verifySignature);
  * if (step.kind === 'checked') step.valid;
  */
-export async function signatureStep(root: HeaderSource, verifier: SignatureVerifier = verifySignature): Promise<SignatureStep> {
+export async function signatureStep(
+  root: HeaderSource,
+  verifier: SignatureVerifier = verifySignature,
+): Promise<SignatureStep> {
   const algorithm = field(root, 'algorithm');
   if (isPyError(algorithm)) return { kind: 'error', error: algorithm, path: ['algorithm'] };
   const publicKeyText = field(root, 'public_key');
@@ -84,6 +95,8 @@ export function signingHeader(root: HeaderSource): { bytes: Uint8Array } | { err
   const canonical = canonicalJson(header);
   if (canonical.ok) return { bytes: canonical.bytes };
   // Point at the first field (in canonical order, where Python meets it) holding a lone surrogate.
-  const culprit = [...HEADER_FIELDS].sort().find((name) => findLoneSurrogates(pythonJsonDumps(header.get(name)!)) !== undefined);
+  const culprit = [...HEADER_FIELDS]
+    .sort()
+    .find((name) => findLoneSurrogates(pythonJsonDumps(header.get(name)!)) !== undefined);
   return { error: { pyError: 'ValueError', text: canonical.message }, path: culprit === undefined ? [] : [culprit] };
 }

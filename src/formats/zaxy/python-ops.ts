@@ -71,7 +71,8 @@ export function unpackPair(value: JsonValue): [JsonValue, JsonValue] | PyError {
     return { pyError: 'TypeError', text: `cannot unpack non-iterable ${pythonTypeName(value)} object` };
   }
   const items = iterate(value) as JsonValue[];
-  if (items.length < 2) return { pyError: 'ValueError', text: `not enough values to unpack (expected 2, got ${items.length})` };
+  if (items.length < 2)
+    return { pyError: 'ValueError', text: `not enough values to unpack (expected 2, got ${items.length})` };
   if (items.length > 2) return { pyError: 'ValueError', text: 'too many values to unpack (expected 2)' };
   return [items[0]!, items[1]!];
 }
@@ -94,13 +95,21 @@ function hexValue(code: number): number {
  * character; an odd length fails at the position just past the end.
  * @example
  * pythonFromHex('0A ff');  // Uint8Array [10, 255]
- * pythonFromHex('abc');    // { pyError: 'ValueError', text: 'non-hexadecimal number found in fromhex() arg at position 3' }
+ * pythonFromHex('abc');    // { pyError: 'ValueError', text: 'non-hexadecimal number found in fromhex() arg at position
+ * 3' }
  * pythonFromHex(5n);       // { pyError: 'TypeError', text: 'fromhex() argument must be str, not int' }
  */
 export function pythonFromHex(value: JsonValue): Uint8Array | PyError {
   // CPython's argument-clinic wording: `None` by name, other values by their type's name.
-  if (typeof value !== 'string') return { pyError: 'TypeError', text: `fromhex() argument must be str, not ${value === null ? 'None' : pythonTypeName(value)}` };
-  const invalid = (position: number): PyError => ({ pyError: 'ValueError', text: `non-hexadecimal number found in fromhex() arg at position ${position}` });
+  if (typeof value !== 'string')
+    return {
+      pyError: 'TypeError',
+      text: `fromhex() argument must be str, not ${value === null ? 'None' : pythonTypeName(value)}`,
+    };
+  const invalid = (position: number): PyError => ({
+    pyError: 'ValueError',
+    text: `non-hexadecimal number found in fromhex() arg at position ${position}`,
+  });
   const n = value.length;
   for (let i = 0; i < n; i++) if (value.charCodeAt(i) >= 0x80) return invalid(i);
   const out = new Uint8Array(n >> 1);

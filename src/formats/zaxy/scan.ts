@@ -12,13 +12,25 @@
  * bounded by the caller's limits.
  * @module
  */
-import { bytesEqual, LEAF_PREFIX, type ProofStep, rootFromInclusionProof, rootFromPackedProof } from '../../crypto/merkle.ts';
+import {
+  bytesEqual,
+  LEAF_PREFIX,
+  type ProofStep,
+  rootFromInclusionProof,
+  rootFromPackedProof,
+} from '../../crypto/merkle.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { surrogateErrorMessage } from '../../json/canonical.ts';
 import { createByteSink, createCanonicalScratch, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
 import type { JsonReadError } from '../../json/errors.ts';
-import { type DocumentRoot, type DocumentVisitor, materialize, readJsonDocument, type TapeNode } from '../../json/reader.ts';
+import {
+  type DocumentRoot,
+  type DocumentVisitor,
+  materialize,
+  readJsonDocument,
+  type TapeNode,
+} from '../../json/reader.ts';
 import {
   childCount,
   firstChild,
@@ -102,7 +114,12 @@ export interface DisclosedDetail {
  */
 export type DisclosedProblem =
   | { readonly position: number; readonly kind: 'error'; readonly error: PyError; readonly path: (string | number)[] }
-  | { readonly position: number; readonly kind: 'mismatch'; readonly computed: Uint8Array; readonly indexOffset: number };
+  | {
+      readonly position: number;
+      readonly kind: 'mismatch';
+      readonly computed: Uint8Array;
+      readonly indexOffset: number;
+    };
 
 /**
  * What the scan learned about the streamed `disclosed` array. The array may be long and hostile,
@@ -151,9 +168,13 @@ const ID = /* @__PURE__ */ new TextEncoder().encode('id');
  * Scans a signed bundle or subset (docs/zaxy.md, 'Signed bundle' and 'Disclosed subset'), streaming
  * `entries` and `disclosed`.
  * @example
- * const scan = scanSignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000, maxDisclosed: 100000 });
+ * const scan = scanSignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000, maxDisclosed:
+ * 100000 });
  */
-export async function scanSignedDocument(bytes: Uint8Array, options: ScanOptions): Promise<{ ok: true; scan: SignedScan } | { ok: false; error: JsonReadError }> {
+export async function scanSignedDocument(
+  bytes: Uint8Array,
+  options: ScanOptions,
+): Promise<{ ok: true; scan: SignedScan } | { ok: false; error: JsonReadError }> {
   const scanner = createSignedScanner(options);
   const result = readJsonDocument(bytes, scanner.visitor, { maxDepth: options.maxDepth });
   return result.ok ? { ok: true, scan: await scanner.result(result.root) } : result;
@@ -186,7 +207,9 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   function entryHashes(): EntryHashBatches {
     const scan = entries;
     const late = lateIdProblems;
-    return new EntryHashBatches(sha256, options.entryHasher, (index, id, claimed) => idMismatch(scan, late, index, id, claimed));
+    return new EntryHashBatches(sha256, options.entryHasher, (index, id, claimed) =>
+      idMismatch(scan, late, index, id, claimed),
+    );
   }
 
   /** Canonicalises the tape node into the sink after the leaf prefix; returns the encode error text. */
@@ -216,7 +239,9 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     if (fault !== undefined) {
       hashes.abandon();
       entries.leaflessCount++;
-      idProblem(idSlot < 0 ? { index, kind: 'missing' } : { index, kind: 'unencodable', text: surrogateErrorMessage(fault) });
+      idProblem(
+        idSlot < 0 ? { index, kind: 'missing' } : { index, kind: 'unencodable', text: surrogateErrorMessage(fault) },
+      );
       return;
     }
     if (idSlot < 0) {
@@ -229,7 +254,8 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     if (plainId >= 0) hashes.commit(index, input, plainId);
     else {
       const id = sha256.digest(hashes.canonical());
-      if (!idMatches(input, tape, idSlot, id)) idMismatch(entries, lateIdProblems, index, id, materialize(input, tape, idSlot));
+      if (!idMatches(input, tape, idSlot, id))
+        idMismatch(entries, lateIdProblems, index, id, materialize(input, tape, idSlot));
       hashes.commit(index);
     }
   }
@@ -241,7 +267,12 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
    * with the problems found in order.
    */
   function idMismatch(scan: EntriesScan, late: IdProblem[], index: number, id: Uint8Array, value: JsonValue): void {
-    late.push({ index, kind: 'mismatch', expected: toHex(id), actual: typeof value === 'string' ? value : pythonRepr(value) });
+    late.push({
+      index,
+      kind: 'mismatch',
+      expected: toHex(id),
+      actual: typeof value === 'string' ? value : pythonRepr(value),
+    });
     if (late.length >= 2 * options.maxProblems) {
       late.sort((a, b) => a.index - b.index);
       late.length = options.maxProblems;
@@ -268,7 +299,8 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
 
   function startDisclosed(root: ReadonlyMap<string, unknown>): void {
     disclosed = emptyDisclosed();
-    const value = 'disclosedRoot' in options ? options.disclosedRoot : (root.get('merkle_root') as JsonValue | undefined);
+    const value =
+      'disclosedRoot' in options ? options.disclosedRoot : (root.get('merkle_root') as JsonValue | undefined);
     const decoded = value === undefined ? undefined : pythonFromHex(value);
     signedRoot = decoded === undefined || isPyError(decoded) ? undefined : decoded;
     if (signedRoot !== undefined) disclosed.comparedWith = value;
@@ -281,7 +313,17 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     const indexSlot = isObjectNode(tape, 0) ? memberValue(input, tape, 0, INDEX) : -1;
     const detail: DisclosedDetail | undefined =
       scan.details.length < options.maxDisclosedDetails
-        ? { index: indexSlot < 0 ? undefined : materialize(input, tape, indexSlot), facts: undefined, steps: [], proofDepth: 0, sides: '', oddSides: [], oddSiblings: [], included: null, failed: false }
+        ? {
+            index: indexSlot < 0 ? undefined : materialize(input, tape, indexSlot),
+            facts: undefined,
+            steps: [],
+            proofDepth: 0,
+            sides: '',
+            oddSides: [],
+            oddSiblings: [],
+            included: null,
+            failed: false,
+          }
         : undefined;
     if (detail !== undefined) scan.details.push(detail);
     const outcome = foldDisclosed(element, canonical, sink, sha256, detail);
@@ -293,7 +335,13 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       const included = bytesEqual(outcome.root, signedRoot);
       if (detail !== undefined) detail.included = included;
       if (included) scan.included++;
-      else problem = { position, kind: 'mismatch', computed: outcome.root, indexOffset: indexSlot < 0 ? -1 : valueOffset(tape, indexSlot) };
+      else
+        problem = {
+          position,
+          kind: 'mismatch',
+          computed: outcome.root,
+          indexOffset: indexSlot < 0 ? -1 : valueOffset(tape, indexSlot),
+        };
     }
     if (problem === undefined) return;
     if (scan.problems.length < options.maxProblems) scan.problems.push(problem);
@@ -308,8 +356,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
           entries = emptyEntries();
           lateIdProblems = [];
           hashes = entryHashes();
-        }
-        else startDisclosed(root);
+        } else startDisclosed(root);
       },
       element(key, index, element) {
         if (key === 'entries') entry(index, element);
@@ -328,7 +375,16 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
 }
 
 function emptyEntries(): EntriesScan {
-  return { count: 0, root: undefined, leaflessCount: 0, gatherErrors: [], gatherErrorCount: 0, idProblems: [], idProblemCount: 0, facts: [] };
+  return {
+    count: 0,
+    root: undefined,
+    leaflessCount: 0,
+    gatherErrors: [],
+    gatherErrorCount: 0,
+    idProblems: [],
+    idProblemCount: 0,
+    facts: [],
+  };
 }
 
 function emptyDisclosed(): DisclosedScan {
@@ -395,7 +451,14 @@ const HEX_VALUES: Int8Array = /* @__PURE__ */ (() => {
  * present (escapes, other lengths or case, other sides, other types), which the general path then
  * handles with Python's exact semantics.
  */
-function foldPlainProof(bytes: Uint8Array, tape: Int32Array, proofSlot: number, leaf: Uint8Array, sha256: Sha256, detail: DisclosedDetail | undefined): Uint8Array | undefined {
+function foldPlainProof(
+  bytes: Uint8Array,
+  tape: Int32Array,
+  proofSlot: number,
+  leaf: Uint8Array,
+  sha256: Sha256,
+  detail: DisclosedDetail | undefined,
+): Uint8Array | undefined {
   if (!isArrayNode(tape, proofSlot)) return undefined;
   const count = childCount(tape, proofSlot);
   const siblings = new Uint8Array(32 * count);
@@ -442,7 +505,8 @@ function foldDisclosed(
   detail: DisclosedDetail | undefined,
 ): { root: Uint8Array } | { error: PyError; path: (string | number)[] } {
   const { bytes, tape } = element;
-  if (!isObjectNode(tape, 0)) return { error: { pyError: 'TypeError', text: subscriptTypeError(materialize(bytes, tape, 0)) }, path: [] };
+  if (!isObjectNode(tape, 0))
+    return { error: { pyError: 'TypeError', text: subscriptTypeError(materialize(bytes, tape, 0)) }, path: [] };
   const contentSlot = memberValue(bytes, tape, 0, CONTENT);
   if (contentSlot < 0) return { error: { pyError: 'KeyError', text: pythonRepr('content') }, path: [] };
   if (detail !== undefined) (detail as { facts: EntryFacts | undefined }).facts = entryFacts(bytes, tape, contentSlot);
@@ -470,7 +534,10 @@ function foldDisclosed(
     decoded.push({ sibling, side: typeof pair[1] === 'string' ? pair[1] : '' });
     if (detail !== undefined) {
       if (detail.steps.length < MAX_STEPS_SHOWN) {
-        detail.steps.push({ sibling: typeof pair[0] === 'string' ? pair[0] : '', side: typeof pair[1] === 'string' ? pair[1] : pythonRepr(pair[1]) });
+        detail.steps.push({
+          sibling: typeof pair[0] === 'string' ? pair[0] : '',
+          side: typeof pair[1] === 'string' ? pair[1] : pythonRepr(pair[1]),
+        });
       }
       if (pair[1] !== 'L' && pair[1] !== 'R') detail.oddSides.push(k);
       if (typeof pair[0] !== 'string' || !/^[0-9a-f]{64}$/.test(pair[0])) detail.oddSiblings.push(k);

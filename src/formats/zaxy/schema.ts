@@ -26,12 +26,21 @@ const nullableString = () => v.nullable(v.string('must be a string or null'));
 const positiveInt = () => v.pipe(v.bigint('must be an integer'), v.minValue(1n, 'must be a positive integer'));
 
 const eventContent = object({ type: string(), actor: string(), thread: string(), payload: v.unknown() });
-const entityContent = object({ name: string(), entity_type: string(), summary: nullableString(), properties: v.unknown() });
+const entityContent = object({
+  name: string(),
+  entity_type: string(),
+  summary: nullableString(),
+  properties: v.unknown(),
+});
 const edgeContent = object({
   source: string(),
   target: string(),
   relation_type: string(),
-  confidence: v.pipe(v.number('must be a float'), v.minValue(0, 'must be in [0.0, 1.0]'), v.maxValue(1, 'must be in [0.0, 1.0]')),
+  confidence: v.pipe(
+    v.number('must be a float'),
+    v.minValue(0, 'must be in [0.0, 1.0]'),
+    v.maxValue(1, 'must be in [0.0, 1.0]'),
+  ),
   inferred: v.boolean('must be a boolean'),
   inference_method: nullableString(),
   evidence: object({}),
@@ -51,13 +60,22 @@ const common = {
 export const entrySchema = v.variant(
   'grain',
   [
-    object({ ...common, grain: v.literal('event'), valid_to: v.null('must be null for an event entry'), source: v.literal('eventloom', "must be 'eventloom'"), content: eventContent }),
+    object({
+      ...common,
+      grain: v.literal('event'),
+      valid_to: v.null('must be null for an event entry'),
+      source: v.literal('eventloom', "must be 'eventloom'"),
+      content: eventContent,
+    }),
     object({
       ...common,
       grain: v.literal('semantic'),
       kind: v.pipe(string(), v.regex(/^(entity|edge):./, "must be 'entity:<type>' or 'edge:<relation>'")),
       source: v.literal('extraction', "must be 'extraction'"),
-      content: v.union([entityContent, edgeContent], 'must be an entity {name, entity_type, summary, properties} or an edge {source, target, relation_type, confidence, inferred, inference_method, evidence}'),
+      content: v.union(
+        [entityContent, edgeContent],
+        'must be an entity {name, entity_type, summary, properties} or an edge {source, target, relation_type, confidence, inferred, inference_method, evidence}',
+      ),
     }),
   ],
   "grain must be 'event' or 'semantic'",

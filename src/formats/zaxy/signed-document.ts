@@ -39,7 +39,8 @@ export function isStreamed(value: unknown): value is StreamedArray {
 /**
  * Step 1: `bundle.get("version") != "zaxy.portable.v1"`.
  * @example
- * versionCandidate(new Map([['version', 'zaxy.portable.v2']]))?.compat; // "unsupported bundle version 'zaxy.portable.v2'"
+ * versionCandidate(new Map([['version', 'zaxy.portable.v2']]))?.compat; // "unsupported bundle version
+ * 'zaxy.portable.v2'"
  */
 export function versionCandidate(root: Root): Candidate | undefined {
   const version = rootValue(root, 'version');
@@ -48,7 +49,10 @@ export function versionCandidate(root: Root): Candidate | undefined {
   return {
     code: 'zaxy.version_unsupported',
     path: jsonPath(['version']),
-    message: version === undefined ? 'version is missing (zaxy.portable.v1 expected)' : `version is ${clip(repr)}, not 'zaxy.portable.v1'`,
+    message:
+      version === undefined
+        ? 'version is missing (zaxy.portable.v1 expected)'
+        : `version is ${clip(repr)}, not 'zaxy.portable.v1'`,
     compat: `unsupported bundle version ${repr}`,
   };
 }
@@ -62,7 +66,8 @@ export function pinCandidate(root: Root, pin: string | undefined): Candidate | u
   if (pin === undefined) return undefined;
   const publicKey = rootValue(root, 'public_key');
   if (publicKey === pin) return undefined;
-  const actual = publicKey === undefined ? '(missing)' : typeof publicKey === 'string' ? publicKey : pythonRepr(publicKey);
+  const actual =
+    publicKey === undefined ? '(missing)' : typeof publicKey === 'string' ? publicKey : pythonRepr(publicKey);
   return {
     code: 'zaxy.key_not_pinned',
     path: jsonPath(['public_key']),
@@ -81,7 +86,10 @@ export function pinCandidate(root: Root, pin: string | undefined): Candidate | u
 export function signatureCandidate(step: SignatureStep, label: 'bundle' | 'subset'): Candidate | undefined {
   if (step.kind === 'error') {
     return {
-      code: step.error.pyError === 'ValueError' && step.error.text.includes("codec can't encode") ? 'zaxy.unencodable_string' : 'zaxy.malformed',
+      code:
+        step.error.pyError === 'ValueError' && step.error.text.includes("codec can't encode")
+          ? 'zaxy.unencodable_string'
+          : 'zaxy.malformed',
       path: jsonPath(step.path),
       message: `${describePath(step.path)}: ${clip(step.error.text)}`,
       compat: `malformed ${label}: ${step.error.text}`,
@@ -97,7 +105,12 @@ export function signatureCandidate(step: SignatureStep, label: 'bundle' | 'subse
       compat,
     };
   }
-  return { code: 'zaxy.signature_invalid', path: jsonPath(['signature']), message: 'the signature does not verify over the signing header under public_key', compat };
+  return {
+    code: 'zaxy.signature_invalid',
+    path: jsonPath(['signature']),
+    message: 'the signature does not verify over the signing header under public_key',
+    compat,
+  };
 }
 
 /**
@@ -110,7 +123,8 @@ export function signatureHexWarning(root: Root): Candidate | undefined {
   return {
     code: 'zaxy.hex_noncanonical',
     path: jsonPath(['signature']),
-    message: 'the signature hex has uppercase digits or whitespace; Zaxy accepts it, but it differs from what Zaxy writes (malleable, not signed)',
+    message:
+      'the signature hex has uppercase digits or whitespace; Zaxy accepts it, but it differs from what Zaxy writes (malleable, not signed)',
     severity: 'warning',
   };
 }
@@ -135,7 +149,8 @@ export function signerDetails(root: Root, step: SignatureStep | undefined, sha25
     version: text('version'),
     algorithm: text('algorithm'),
     public_key: text('public_key'),
-    fingerprint: publicKey === undefined || publicKey.length === 0 ? null : toHex(sha256.digest(publicKey)).slice(0, 16),
+    fingerprint:
+      publicKey === undefined || publicKey.length === 0 ? null : toHex(sha256.digest(publicKey)).slice(0, 16),
     session_id: text('session_id'),
     created_at: text('created_at'),
     nonce: text('nonce'),

@@ -21,7 +21,17 @@ import { jsonPath } from '../../report/path.ts';
 import type { CheckOutcome } from './bundle.ts';
 import { type Candidate, clip, record } from './candidate-findings.ts';
 import type { ZaxyDisclosedDetails, ZaxySubsetDetails } from './details.ts';
-import { describePath, isStreamed, pinCandidate, type Root, rootValue, signatureCandidate, signatureHexWarning, signerDetails, versionCandidate } from './signed-document.ts';
+import {
+  describePath,
+  isStreamed,
+  pinCandidate,
+  type Root,
+  rootValue,
+  signatureCandidate,
+  signatureHexWarning,
+  signerDetails,
+  versionCandidate,
+} from './signed-document.ts';
 import { signatureStep } from './header.ts';
 import { isPyError, pythonFromHex, subscriptTypeError } from './python-ops.ts';
 import type { DisclosedDetail, DisclosedScan } from './scan.ts';
@@ -47,7 +57,8 @@ const MALFORMED = 'malformed subset: ';
 /**
  * Runs every check of a disclosed subset and records the findings.
  * @example
- * const outcome = await checkSubset({ bytes, root, disclosed, pin, verifier, sha256, collector, maxDepth: 990, maxProblems: 1000, rescan });
+ * const outcome = await checkSubset({ bytes, root, disclosed, pin, verifier, sha256, collector, maxDepth: 990,
+ * maxProblems: 1000, rescan });
  * outcome.zaxy; // { ok: false, reason: 'inclusion proof failed for index 2' }
  */
 export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome<ZaxySubsetDetails>> {
@@ -64,7 +75,12 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
   if (claimed !== undefined) {
     const decoded = pythonFromHex(claimed);
     if (isPyError(decoded)) {
-      rootProblem = { code: 'zaxy.malformed', path: jsonPath(['merkle_root']), message: `merkle_root: ${clip(decoded.text)}`, compat: MALFORMED + decoded.text };
+      rootProblem = {
+        code: 'zaxy.malformed',
+        path: jsonPath(['merkle_root']),
+        message: `merkle_root: ${clip(decoded.text)}`,
+        compat: MALFORMED + decoded.text,
+      };
     } else signedRoot = decoded;
   }
 
@@ -74,7 +90,12 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
   let count = 0;
   let scan = input.disclosed;
   if (raw === undefined) {
-    elements.push({ code: 'zaxy.malformed', path: '$', message: 'the subset has no disclosed field', compat: `${MALFORMED}'disclosed'` });
+    elements.push({
+      code: 'zaxy.malformed',
+      path: '$',
+      message: 'the subset has no disclosed field',
+      compat: `${MALFORMED}'disclosed'`,
+    });
   } else if (isStreamed(raw)) {
     count = raw.length;
     // The scan compared proofs with the merkle_root it met before `disclosed`; if that is not the
@@ -108,14 +129,20 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
     const empty = (raw instanceof Map && raw.size === 0) || raw === '';
     if (!empty) {
       const text = iterable ? subscriptTypeError('') : `'${pythonTypeName(raw)}' object is not iterable`;
-      elements.push({ code: 'zaxy.malformed', path: jsonPath(['disclosed']), message: `disclosed is a ${pythonTypeName(raw)}, not a list (${text})`, compat: MALFORMED + text });
+      elements.push({
+        code: 'zaxy.malformed',
+        path: jsonPath(['disclosed']),
+        message: `disclosed is a ${pythonTypeName(raw)}, not a list (${text})`,
+        compat: MALFORMED + text,
+      });
     }
   }
 
   const warnings = [signatureHexWarning(root), ...proofWarnings(scan.details)];
   const deciding = version ?? pinned ?? signature ?? rootProblem ?? elements[0];
   const zaxy = record(input.collector, deciding, [version, pinned, signature, rootProblem, ...elements, ...warnings]);
-  const proofsChecked = isStreamed(raw) && signedRoot !== undefined && !scan.problems.some((problem) => problem.kind === 'error');
+  const proofsChecked =
+    isStreamed(raw) && signedRoot !== undefined && !scan.problems.some((problem) => problem.kind === 'error');
   return {
     zaxy,
     checked: {
@@ -127,7 +154,9 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
     details: {
       ...signerDetails(root, step, sha256),
       disclosed_count: count,
-      disclosed: scan.details.map((detail) => disclosedDetail(detail, signedRoot === undefined ? null : detail.included)),
+      disclosed: scan.details.map((detail) =>
+        disclosedDetail(detail, signedRoot === undefined ? null : detail.included),
+      ),
       disclosed_truncated: scan.details.length < count,
       included_count: proofsChecked ? scan.included : null,
       pinned: pin === undefined ? null : pinned === undefined,
@@ -146,7 +175,12 @@ function readIndex(input: SubsetCheckInput, offset: number): JsonValue | undefin
 function disclosedDetail(detail: DisclosedDetail, included: boolean | null): ZaxyDisclosedDetails {
   const index = detail.index;
   return {
-    index: typeof index === 'bigint' && Number.isSafeInteger(Number(index)) ? Number(index) : index === undefined ? null : pythonRepr(index),
+    index:
+      typeof index === 'bigint' && Number.isSafeInteger(Number(index))
+        ? Number(index)
+        : index === undefined
+          ? null
+          : pythonRepr(index),
     kind: detail.facts?.kind ?? null,
     grain: detail.facts?.grain ?? null,
     seq: detail.facts?.seq ?? null,
@@ -180,7 +214,12 @@ function proofWarnings(details: readonly DisclosedDetail[]): Candidate[] {
     // A proof that raised was never read whole: nothing to compare the index with.
     const problem = detail.failed ? undefined : indexProblem(detail);
     if (problem !== undefined) {
-      warnings.push({ code: 'zaxy.index_unbound', path: jsonPath(['disclosed', position, 'index']), message: problem, severity: 'warning' });
+      warnings.push({
+        code: 'zaxy.index_unbound',
+        path: jsonPath(['disclosed', position, 'index']),
+        message: problem,
+        severity: 'warning',
+      });
     }
   });
   return warnings;
@@ -195,12 +234,14 @@ function proofWarnings(details: readonly DisclosedDetail[]): Candidate[] {
 function indexProblem(detail: DisclosedDetail): string | undefined {
   const index = detail.index;
   if (index === undefined) return 'the element has no index; the entry position is not stated (and is never signed)';
-  if (typeof index !== 'bigint' || index < 0n) return `index ${clip(pythonRepr(index), 60)} is not a non-negative integer; Zaxy ignores it unless a proof fails`;
+  if (typeof index !== 'bigint' || index < 0n)
+    return `index ${clip(pythonRepr(index), 60)} is not a non-negative integer; Zaxy ignores it unless a proof fails`;
   let position = index;
   for (const side of detail.sides) {
     for (;;) {
       if (position % 2n === 1n) {
-        if (side !== 'L') return `index ${index} does not match the proof: step sides say another position (the index is not signed)`;
+        if (side !== 'L')
+          return `index ${index} does not match the proof: step sides say another position (the index is not signed)`;
         position >>= 1n;
         break;
       }
@@ -208,12 +249,14 @@ function indexProblem(detail: DisclosedDetail): string | undefined {
         position >>= 1n;
         break;
       }
-      if (position === 0n) return `index ${index} does not match the proof: step sides say another position (the index is not signed)`;
+      if (position === 0n)
+        return `index ${index} does not match the proof: step sides say another position (the index is not signed)`;
       position >>= 1n; // promoted at this layer; the step belongs to a higher one
     }
   }
   while (position > 0n) {
-    if (position % 2n === 1n) return `index ${index} does not match the proof: it is too short for this position (the index is not signed)`;
+    if (position % 2n === 1n)
+      return `index ${index} does not match the proof: it is too short for this position (the index is not signed)`;
     position >>= 1n;
   }
   return undefined;

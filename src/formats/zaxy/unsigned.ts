@@ -49,7 +49,10 @@ export interface UnsignedScanOptions {
  * @example
  * const result = await scanUnsignedDocument(bytes, { sha256, maxDepth: 990, maxProblems: 1000, maxFacts: 10000 });
  */
-export async function scanUnsignedDocument(bytes: Uint8Array, options: UnsignedScanOptions): Promise<{ ok: true; scan: UnsignedScan } | { ok: false; error: JsonReadError }> {
+export async function scanUnsignedDocument(
+  bytes: Uint8Array,
+  options: UnsignedScanOptions,
+): Promise<{ ok: true; scan: UnsignedScan } | { ok: false; error: JsonReadError }> {
   const scanner = createUnsignedScanner(options);
   const result = readJsonDocument(bytes, scanner.visitor, { maxDepth: options.maxDepth });
   return result.ok ? { ok: true, scan: await scanner.result(result.root) } : result;
@@ -78,17 +81,27 @@ export function createUnsignedScanner(options: UnsignedScanOptions): Scanner<Uns
         sink.length = 0;
         const fault = writeCanonicalFromTape(element.bytes, element.tape, 0, sink, scratch);
         if (index < options.maxFacts) {
-          state.ids.push(fault === undefined ? toHex(options.sha256.digest(sink.bytes.subarray(0, sink.length))) : null);
+          state.ids.push(
+            fault === undefined ? toHex(options.sha256.digest(sink.bytes.subarray(0, sink.length))) : null,
+          );
           state.facts.push(factsOf(value));
         }
         const problems = entryProblems(value, index);
         if (fault !== undefined) {
-          problems.push({ code: 'zaxy.unencodable_string', path: jsonPath(['entries', index]), message: `entries[${index}] holds a lone surrogate: ${surrogateErrorMessage(fault)}` });
+          problems.push({
+            code: 'zaxy.unencodable_string',
+            path: jsonPath(['entries', index]),
+            message: `entries[${index}] holds a lone surrogate: ${surrogateErrorMessage(fault)}`,
+          });
         }
         const seq = value instanceof Map ? value.get('seq') : undefined;
         if (typeof seq === 'bigint') {
           if (previousSeq !== undefined && seq < previousSeq) {
-            problems.push({ code: 'zaxy.entry_schema', path: jsonPath(['entries', index, 'seq']), message: `seq ${seq} comes after seq ${previousSeq}: entries must be in ascending seq order` });
+            problems.push({
+              code: 'zaxy.entry_schema',
+              path: jsonPath(['entries', index, 'seq']),
+              message: `seq ${seq} comes after seq ${previousSeq}: entries must be in ascending seq order`,
+            });
           }
           previousSeq = seq;
         }
@@ -123,8 +136,16 @@ function entryProblems(value: JsonValue, index: number): Candidate[] {
   const parsed = v.safeParse(entrySchema, toPlain(value));
   if (!parsed.success) {
     return parsed.issues.map((issue) => {
-      const segments: PathSegment[] = ['entries', index, ...(issue.path ?? []).map((item) => item.key as string | number)];
-      return { code: 'zaxy.entry_schema', path: jsonPath(segments), message: `${jsonPath(segments).slice(2)} ${issue.message}` };
+      const segments: PathSegment[] = [
+        'entries',
+        index,
+        ...(issue.path ?? []).map((item) => item.key as string | number),
+      ];
+      return {
+        code: 'zaxy.entry_schema',
+        path: jsonPath(segments),
+        message: `${jsonPath(segments).slice(2)} ${issue.message}`,
+      };
     });
   }
   const entry = value as Map<string, JsonValue>;
@@ -133,18 +154,52 @@ function entryProblems(value: JsonValue, index: number): Candidate[] {
   const at = (...segments: PathSegment[]): string => jsonPath(['entries', index, ...segments]);
   const citation = CITATION.exec(entry.get('citation') as string)!;
   if (BigInt(citation[2]!) !== entry.get('seq')) {
-    problems.push({ code: 'zaxy.entry_schema', path: at('citation'), message: `the citation names event ${citation[2]} but seq is ${String(entry.get('seq'))}` });
+    problems.push({
+      code: 'zaxy.entry_schema',
+      path: at('citation'),
+      message: `the citation names event ${citation[2]} but seq is ${String(entry.get('seq'))}`,
+    });
   }
   const kind = entry.get('kind') as string;
   if (entry.get('grain') === 'event') {
-    if (content.get('type') !== kind) problems.push({ code: 'zaxy.entry_schema', path: at('content', 'type'), message: `an event entry's kind (${clip(kind, 80)}) must be its content.type` });
-    if (content.get('thread') !== citation[1]) problems.push({ code: 'zaxy.entry_schema', path: at('content', 'thread'), message: `content.thread differs from the citation's thread (${clip(citation[1]!, 80)})` });
+    if (content.get('type') !== kind)
+      problems.push({
+        code: 'zaxy.entry_schema',
+        path: at('content', 'type'),
+        message: `an event entry's kind (${clip(kind, 80)}) must be its content.type`,
+      });
+    if (content.get('thread') !== citation[1])
+      problems.push({
+        code: 'zaxy.entry_schema',
+        path: at('content', 'thread'),
+        message: `content.thread differs from the citation's thread (${clip(citation[1]!, 80)})`,
+      });
   } else if (kind.startsWith('entity:')) {
-    if (!content.has('entity_type') || content.get('entity_type') !== kind.slice(7)) problems.push({ code: 'zaxy.entry_schema', path: at('content', 'entity_type'), message: `an entity entry's kind must be entity:<content.entity_type>` });
-    if (entry.get('valid_to') !== null) problems.push({ code: 'zaxy.entry_schema', path: at('valid_to'), message: 'valid_to must be null for an entity entry' });
+    if (!content.has('entity_type') || content.get('entity_type') !== kind.slice(7))
+      problems.push({
+        code: 'zaxy.entry_schema',
+        path: at('content', 'entity_type'),
+        message: `an entity entry's kind must be entity:<content.entity_type>`,
+      });
+    if (entry.get('valid_to') !== null)
+      problems.push({
+        code: 'zaxy.entry_schema',
+        path: at('valid_to'),
+        message: 'valid_to must be null for an entity entry',
+      });
   } else {
-    if (!content.has('relation_type') || content.get('relation_type') !== kind.slice(5)) problems.push({ code: 'zaxy.entry_schema', path: at('content', 'relation_type'), message: `an edge entry's kind must be edge:<content.relation_type>` });
-    if (content.get('inferred') === false && content.get('inference_method') !== null) problems.push({ code: 'zaxy.entry_schema', path: at('content', 'inference_method'), message: 'inference_method must be null unless inferred' });
+    if (!content.has('relation_type') || content.get('relation_type') !== kind.slice(5))
+      problems.push({
+        code: 'zaxy.entry_schema',
+        path: at('content', 'relation_type'),
+        message: `an edge entry's kind must be edge:<content.relation_type>`,
+      });
+    if (content.get('inferred') === false && content.get('inference_method') !== null)
+      problems.push({
+        code: 'zaxy.entry_schema',
+        path: at('content', 'inference_method'),
+        message: 'inference_method must be null unless inferred',
+      });
   }
   return problems;
 }
@@ -158,7 +213,8 @@ export interface UnsignedCheckInput {
 /**
  * Records the unsigned envelope's findings. Zaxy's answer is always the version reason.
  * @example
- * checkUnsigned({ scan, pin: undefined, collector }).zaxy.reason; // "unsupported bundle version 'zaxy.export.unsigned.v1'"
+ * checkUnsigned({ scan, pin: undefined, collector }).zaxy.reason; // "unsupported bundle version
+ * 'zaxy.export.unsigned.v1'"
  */
 export function checkUnsigned(input: UnsignedCheckInput): CheckOutcome<ZaxyUnsignedDetails> {
   const { scan, pin } = input;
@@ -170,21 +226,37 @@ export function checkUnsigned(input: UnsignedCheckInput): CheckOutcome<ZaxyUnsig
   if (!parsed.success) {
     for (const issue of parsed.issues) {
       const segments = (issue.path ?? []).map((item) => item.key as string);
-      envelopeProblems.push({ code: 'zaxy.entry_schema', path: jsonPath(segments), message: `${segments.join('.') || 'envelope'} ${issue.message}` });
+      envelopeProblems.push({
+        code: 'zaxy.entry_schema',
+        path: jsonPath(segments),
+        message: `${segments.join('.') || 'envelope'} ${issue.message}`,
+      });
     }
   }
   if (!isStreamed(root.get('entries'))) {
-    envelopeProblems.push({ code: 'zaxy.entry_schema', path: jsonPath(['entries']), message: 'entries must be a list of entries' });
+    envelopeProblems.push({
+      code: 'zaxy.entry_schema',
+      path: jsonPath(['entries']),
+      message: 'entries must be a list of entries',
+    });
   }
   const version = root.get('version') as JsonValue;
   const unsigned: Candidate = {
     code: 'kit.unsigned_format',
     path: '$',
-    message: 'an unsigned envelope carries no ids, no Merkle root and no signature: its entries cannot be authenticated',
+    message:
+      'an unsigned envelope carries no ids, no Merkle root and no signature: its entries cannot be authenticated',
     compat: `unsupported bundle version ${pythonRepr(version ?? null)}`,
   };
   const pinned: Candidate | undefined =
-    pin === undefined ? undefined : { code: 'zaxy.key_not_pinned', path: '$', message: 'a public key is pinned, but an unsigned envelope has no signer', expected: pin };
+    pin === undefined
+      ? undefined
+      : {
+          code: 'zaxy.key_not_pinned',
+          path: '$',
+          message: 'a public key is pinned, but an unsigned envelope has no signer',
+          expected: pin,
+        };
   const zaxy = record(input.collector, unsigned, [unsigned, pinned, ...envelopeProblems, ...scan.problems]);
   const sessionId = root.get('session_id');
   return {

@@ -22,7 +22,13 @@ import type { VerifyInput } from '../../stream/input.ts';
 import { StreamProblem } from '../../stream/problem.ts';
 import { nextTurn, now } from '../../stream/turn.ts';
 import type { OpenedInput } from '../../stream/open.ts';
-import { beginVerification, finishVerification, recordThrown, resolveSha256, type VerificationContext } from '../../verifier-lifecycle.ts';
+import {
+  beginVerification,
+  finishVerification,
+  recordThrown,
+  resolveSha256,
+  type VerificationContext,
+} from '../../verifier-lifecycle.ts';
 import { checkBundle, type CheckOutcome } from './bundle.ts';
 import type { ZaxyResult, ZaxyUnreadDetails } from './details.ts';
 import { PYTHON_NESTING_LIMIT, type ZaxyOptions } from './options.ts';
@@ -31,7 +37,6 @@ import { UNSIGNED_VERSION } from './schema.ts';
 import { checkSubset } from './subset.ts';
 import { checkUnsigned, createUnsignedScanner, scanUnsignedDocument } from './unsigned.ts';
 import type { ReportOf } from '../../report.ts';
-
 
 /** Report kinds of the three shapes. */
 export type ZaxyKind = 'zaxy.portable.v1' | 'zaxy.subset' | 'zaxy.export.unsigned.v1';
@@ -47,7 +52,10 @@ const MAX_DETAIL_ENTRIES = 10_000;
  * report.verdicts; // { structure, integrity, authenticity, trust }
  * toZaxyJson(report); // { ok: true, reason: null }, exactly as Zaxy's verify_export answers
  */
-export async function verifyZaxy(input: VerifyInput | OpenedInput, options: ZaxyOptions = {}): Promise<ReportOf<'zaxy'>> {
+export async function verifyZaxy(
+  input: VerifyInput | OpenedInput,
+  options: ZaxyOptions = {},
+): Promise<ReportOf<'zaxy'>> {
   if (options.expectPublicKey !== undefined && typeof options.expectPublicKey !== 'string') {
     throw new TypeError('options.expectPublicKey must be a hex string');
   }
@@ -56,7 +64,8 @@ export async function verifyZaxy(input: VerifyInput | OpenedInput, options: Zaxy
   }
   const context = await beginVerification(input, options);
   const { collector, opened } = context;
-  if (opened.gzNameWithoutMagic) collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
+  if (opened.gzNameWithoutMagic)
+    collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');
   let outcome: ZaxyOutcome;
   try {
     const sha256: Sha256 = await resolveSha256(options);
@@ -77,24 +86,36 @@ export async function verifyZaxy(input: VerifyInput | OpenedInput, options: Zaxy
 
 /** What one reading decided: the shape checked (`kind`, with its details) or none (`kind: null`). */
 type ZaxyOutcome =
-  | ({ readonly kind: ZaxyKind } & CheckOutcome)
-  | ({ readonly kind: null } & CheckOutcome<ZaxyUnreadDetails>);
+  ({ readonly kind: ZaxyKind } & CheckOutcome) | ({ readonly kind: null } & CheckOutcome<ZaxyUnreadDetails>);
 
 /** An outcome where no shape was checked: Zaxy's answer, and no facts beyond it. */
 function notVerified(zaxy: ZaxyResult, checked: CheckedDimensions): ZaxyOutcome {
   return { kind: null, zaxy, checked, details: { zaxy } };
 }
 
-async function verifyDocument(context: VerificationContext, sha256: Sha256, options: ZaxyOptions): Promise<ZaxyOutcome> {
+async function verifyDocument(
+  context: VerificationContext,
+  sha256: Sha256,
+  options: ZaxyOptions,
+): Promise<ZaxyOutcome> {
   const { collector, limits } = context;
   const maxDepth = Math.min(limits.maxJsonDepth, PYTHON_NESTING_LIMIT);
   const maxProblems = limits.maxFindings + 1;
   const verifier = options.signatureVerifier ?? verifySignature;
   const pin = options.expectPublicKey;
-  const scanOptions = { sha256, maxDepth, maxProblems, maxFacts: MAX_DETAIL_ENTRIES, maxDisclosedDetails: MAX_DETAIL_ENTRIES, entryHasher: options.entryHasher };
+  const scanOptions = {
+    sha256,
+    maxDepth,
+    maxProblems,
+    maxFacts: MAX_DETAIL_ENTRIES,
+    maxDisclosedDetails: MAX_DETAIL_ENTRIES,
+    entryHasher: options.entryHasher,
+  };
 
   // A cheap guess from the head picks the scanner; a wrong guess costs a second pass, not a wrong answer.
-  const guessUnsigned = /"version"\s*:\s*"zaxy\.export\.unsigned\.v1"/.test(new TextDecoder().decode(context.opened.head.subarray(0, 4096)));
+  const guessUnsigned = /"version"\s*:\s*"zaxy\.export\.unsigned\.v1"/.test(
+    new TextDecoder().decode(context.opened.head.subarray(0, 4096)),
+  );
   const read = guessUnsigned
     ? await readScanned(context, createUnsignedScanner(scanOptions), maxDepth, options.signal)
     : await readScanned(context, createSignedScanner(scanOptions), maxDepth, options.signal);
@@ -137,9 +158,34 @@ async function verifyDocument(context: VerificationContext, sha256: Sha256, opti
       if (!again.ok) throw new Error('internal: a document read once could not be read again');
       return again.scan.disclosed;
     };
-    return { kind: shape, ...(await checkSubset({ bytes, root: signedRoot, disclosed: scanned.disclosed, pin, verifier, sha256, collector, maxDepth, maxProblems, rescan })) };
+    return {
+      kind: shape,
+      ...(await checkSubset({
+        bytes,
+        root: signedRoot,
+        disclosed: scanned.disclosed,
+        pin,
+        verifier,
+        sha256,
+        collector,
+        maxDepth,
+        maxProblems,
+        rescan,
+      })),
+    };
   }
-  return { kind: shape, ...(await checkBundle({ root: signedRoot, entries: scanned.entries, pin, verifier, sha256, collector, maxFacts: MAX_DETAIL_ENTRIES })) };
+  return {
+    kind: shape,
+    ...(await checkBundle({
+      root: signedRoot,
+      entries: scanned.entries,
+      pin,
+      verifier,
+      sha256,
+      collector,
+      maxFacts: MAX_DETAIL_ENTRIES,
+    })),
+  };
 }
 
 /** Parsing time after which the event loop is let turn (a turn costs some tens of microseconds). */
@@ -156,11 +202,18 @@ async function readScanned<T>(
   scanner: Scanner<T>,
   maxDepth: number,
   signal: AbortSignal | undefined,
-): Promise<{ bytes: Uint8Array | undefined; length: number; result: { ok: true; scan: T } | { ok: false; error: JsonReadError } }> {
+): Promise<{
+  bytes: Uint8Array | undefined;
+  length: number;
+  result: { ok: true; scan: T } | { ok: false; error: JsonReadError };
+}> {
   const { opened, limits } = context;
   // Room for the whole document up front when its size can be guessed (JSON gzips about 5–8:1;
   // untouched pages of a large typed array cost no memory), so the buffer is rarely copied.
-  const guess = opened.totalBytes === undefined ? undefined : Math.min(limits.maxBufferedBytes, opened.gzip ? opened.totalBytes * 8 : opened.totalBytes);
+  const guess =
+    opened.totalBytes === undefined
+      ? undefined
+      : Math.min(limits.maxBufferedBytes, opened.gzip ? opened.totalBytes * 8 : opened.totalBytes);
   const document = createDocumentReader(scanner.visitor, {
     maxDepth,
     maxRetainedBytes: limits.maxRetainedBytes,
@@ -175,7 +228,10 @@ async function readScanned<T>(
       if (done) break;
       document.push(value);
       if (document.heldBytes() > limits.maxBufferedBytes) {
-        throw new StreamProblem('limit.buffered_bytes', `document is larger than limits.maxBufferedBytes (${limits.maxBufferedBytes} bytes)`);
+        throw new StreamProblem(
+          'limit.buffered_bytes',
+          `document is larger than limits.maxBufferedBytes (${limits.maxBufferedBytes} bytes)`,
+        );
       }
       // Let the event loop turn between chunks that took a while (see stream/turn.ts).
       if (now() - lastTurn >= TURN_EVERY_MS) {
@@ -190,7 +246,11 @@ async function readScanned<T>(
     reader.releaseLock();
   }
   const result = document.finish();
-  return { bytes: document.bytes(), length: document.pushedBytes(), result: result.ok ? { ok: true, scan: await scanner.result(result.root) } : result };
+  return {
+    bytes: document.bytes(),
+    length: document.pushedBytes(),
+    result: result.ok ? { ok: true, scan: await scanner.result(result.root) } : result,
+  };
 }
 
 /**
@@ -200,7 +260,8 @@ async function readScanned<T>(
  */
 function shapeOf(root: Map<string, unknown>): ZaxyKind {
   if (root.has('disclosed')) return 'zaxy.subset';
-  if (root.has('entries')) return root.get('version') === UNSIGNED_VERSION ? 'zaxy.export.unsigned.v1' : 'zaxy.portable.v1';
+  if (root.has('entries'))
+    return root.get('version') === UNSIGNED_VERSION ? 'zaxy.export.unsigned.v1' : 'zaxy.portable.v1';
   return root.has('anchor') ? 'zaxy.portable.v1' : 'zaxy.subset';
 }
 

@@ -50,7 +50,8 @@ export const fflateInflater: RawInflaterFactory = (onData) => {
       if (unconsumed === undefined) return { used: input.byteLength, ended: false };
       // The final block is complete: the bytes fflate did not consume start the trailer.
       // fflate decodes all it can on every push, so the end always lies in this input.
-      if (unconsumed < 0 || unconsumed > input.byteLength) throw new Error('gunzip: DEFLATE end outside the current input (bad math)');
+      if (unconsumed < 0 || unconsumed > input.byteLength)
+        throw new Error('gunzip: DEFLATE end outside the current input (bad math)');
       return { used: input.byteLength - unconsumed, ended: true };
     },
     destroy() {},

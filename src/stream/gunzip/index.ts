@@ -7,7 +7,13 @@
  * @module
  */
 export type { GunzipFactory, GunzipOptions } from './contract.ts';
-export { createGunzipCore, type GunzipEngine, type InflateStep, type RawInflater, type RawInflaterFactory } from './members.ts';
+export {
+  createGunzipCore,
+  type GunzipEngine,
+  type InflateStep,
+  type RawInflater,
+  type RawInflaterFactory,
+} from './members.ts';
 export { createOutputGuard, type OutputGuard } from './output-guard.ts';
 export { FFLATE_ENGINE, fflateInflater } from './fflate-inflater.ts';
 export { createNativeGunzipCore, nativeGunzipUsable } from './native.ts';

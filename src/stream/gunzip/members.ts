@@ -71,7 +71,11 @@ type Phase =
  * Attacker-controlled input: every length field is bounded by the bytes actually present, and no
  * header field is buffered (names and comments are skipped as they stream by).
  */
-export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Array) => void, engine: GunzipEngine = FFLATE_ENGINE): PushCore {
+export function createGunzipCore(
+  options: GunzipOptions,
+  emit: (bytes: Uint8Array) => void,
+  engine: GunzipEngine = FFLATE_ENGINE,
+): PushCore {
   const guard = createOutputGuard(options);
   let consumed = 0; // compressed bytes taken before the current chunk
   let member = 0; // 1-based number of the member being read (or last read)
@@ -134,11 +138,19 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
           checkMagic(small, smallLength, member > 1, memberStart);
           if (smallLength < 10) break;
           if (small[2] !== 8) {
-            throw new StreamProblem('gzip.bad_header', `gzip: unknown compression method ${small[2]} in member ${member} header (compressed byte ${memberStart + 2})`, memberStart + 2);
+            throw new StreamProblem(
+              'gzip.bad_header',
+              `gzip: unknown compression method ${small[2]} in member ${member} header (compressed byte ${memberStart + 2})`,
+              memberStart + 2,
+            );
           }
           flags = small[3]!;
           if (flags & FRESERVED) {
-            throw new StreamProblem('gzip.bad_header', `gzip: reserved flags set in member ${member} header (compressed byte ${memberStart + 3})`, memberStart + 3);
+            throw new StreamProblem(
+              'gzip.bad_header',
+              `gzip: reserved flags set in member ${member} header (compressed byte ${memberStart + 3})`,
+              memberStart + 3,
+            );
           }
           smallLength = 0;
           enter(nextHeaderPhase('fixed', flags), at);
@@ -175,7 +187,11 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
           smallLength = 0;
           if ((small[0]! | (small[1]! << 8)) !== (headerCrc & 0xffff)) {
             const offset = consumed + at - 2;
-            throw new StreamProblem('gzip.bad_header', `gzip: header CRC16 mismatch in member ${member} (compressed byte ${offset})`, offset);
+            throw new StreamProblem(
+              'gzip.bad_header',
+              `gzip: header CRC16 mismatch in member ${member} (compressed byte ${offset})`,
+              offset,
+            );
           }
           phase = 'deflate';
           break;
@@ -227,7 +243,11 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
       step = await inflater.push(piece);
     } catch (error) {
       if (error instanceof StreamProblem && error.code === 'gzip.bad_data') {
-        throw new StreamProblem('gzip.bad_data', `gzip: ${error.message} in member ${member} DEFLATE data (near compressed byte ${offset})`, offset);
+        throw new StreamProblem(
+          'gzip.bad_data',
+          `gzip: ${error.message} in member ${member} DEFLATE data (near compressed byte ${offset})`,
+          offset,
+        );
       }
       throw error;
     }
@@ -327,8 +347,17 @@ export function createGunzipCore(options: GunzipOptions, emit: (bytes: Uint8Arra
  */
 export function checkMagic(first: ArrayLike<number>, length: number, afterMember: boolean, offset: number): void {
   if ((length >= 1 && first[0] !== 0x1f) || (length >= 2 && first[1] !== 0x8b)) {
-    if (afterMember) throw new StreamProblem('gzip.trailing_garbage', `gzip: trailing data after last member is not a gzip header (at compressed byte ${offset})`, offset);
-    throw new StreamProblem('gzip.bad_header', `gzip: bad magic bytes, not gzip (at compressed byte ${offset})`, offset);
+    if (afterMember)
+      throw new StreamProblem(
+        'gzip.trailing_garbage',
+        `gzip: trailing data after last member is not a gzip header (at compressed byte ${offset})`,
+        offset,
+      );
+    throw new StreamProblem(
+      'gzip.bad_header',
+      `gzip: bad magic bytes, not gzip (at compressed byte ${offset})`,
+      offset,
+    );
   }
 }
 

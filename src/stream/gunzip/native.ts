@@ -159,7 +159,12 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
       let match = true;
       for (let k = 0; k < 8 && match; k++) match = window[e - 8 + k] === trailer[k];
       if (!match) continue;
-      if (found !== undefined) throw new StreamProblem('gzip.bad_data', `gzip: the end of member ${members} is ambiguous (two trailers near compressed byte ${start}); refused`, start);
+      if (found !== undefined)
+        throw new StreamProblem(
+          'gzip.bad_data',
+          `gzip: the end of member ${members} is ambiguous (two trailers near compressed byte ${start}); refused`,
+          start,
+        );
       found = e;
     }
     if (found === undefined) return undefined;
@@ -207,7 +212,11 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
         await replay.drain();
       }
       if (magic.length > 0 || members === 0) {
-        throw new StreamProblem('gzip.truncated', `gzip: unexpected end of compressed stream in member ${members + 1} header (after ${consumed} compressed bytes)`, consumed);
+        throw new StreamProblem(
+          'gzip.truncated',
+          `gzip: unexpected end of compressed stream in member ${members + 1} header (after ${consumed} compressed bytes)`,
+          consumed,
+        );
       }
     },
     destroy() {
@@ -220,12 +229,15 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
     if (isStreamProblem(error)) return error;
     const message = error instanceof Error ? error.message : String(error);
     const where = `member ${members}, near compressed byte ${offset}`;
-    if (/data check|crc/i.test(message)) return new StreamProblem('gzip.crc_mismatch', `gzip: CRC32 mismatch at end of ${where}`, offset);
-    if (/length check|size/i.test(message)) return new StreamProblem('gzip.size_mismatch', `gzip: ISIZE mismatch at end of ${where}`, offset);
+    if (/data check|crc/i.test(message))
+      return new StreamProblem('gzip.crc_mismatch', `gzip: CRC32 mismatch at end of ${where}`, offset);
+    if (/length check|size/i.test(message))
+      return new StreamProblem('gzip.size_mismatch', `gzip: ISIZE mismatch at end of ${where}`, offset);
     if (/truncat|unexpected end|end of (file|stream|input)/i.test(message)) {
       return new StreamProblem('gzip.truncated', `gzip: unexpected end of compressed stream in ${where}`, offset);
     }
-    if (/header|method|flag/i.test(message) && outputSize === 0) return new StreamProblem('gzip.bad_header', `gzip: bad header in ${where} (${message})`, memberStart);
+    if (/header|method|flag/i.test(message) && outputSize === 0)
+      return new StreamProblem('gzip.bad_header', `gzip: bad header in ${where} (${message})`, memberStart);
     return new StreamProblem('gzip.bad_data', `gzip: ${message} (${where})`, offset);
   }
 }
@@ -256,7 +268,13 @@ async function probeNativeGunzip(): Promise<boolean> {
         () => 'error',
       );
     const [readResult, writeResult] = await Promise.all([reading, written]);
-    return readResult === 'error' && writeResult === 'error' && output.length === 2 && output[0] === 0x61 && output[1] === 0x0a;
+    return (
+      readResult === 'error' &&
+      writeResult === 'error' &&
+      output.length === 2 &&
+      output[0] === 0x61 &&
+      output[1] === 0x0a
+    );
   } catch {
     return false;
   }

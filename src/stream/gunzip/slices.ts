@@ -22,7 +22,10 @@ export const FIRST_SLICE = 4 << 10;
  * nextSliceSize(4096, 4096); // 262144, MAX_SLICE: stored data does not expand
  */
 export function nextSliceSize(input: number, output: number): number {
-  return Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((TARGET_OUTPUT_PER_SLICE * input) / Math.max(input, output))));
+  return Math.max(
+    MIN_SLICE,
+    Math.min(MAX_SLICE, Math.floor((TARGET_OUTPUT_PER_SLICE * input) / Math.max(input, output))),
+  );
 }
 
 /**

@@ -25,7 +25,8 @@ export function gunzipStream(options: GunzipOptions): StreamPair {
  * @example
  * const text = await new Response(blob.stream().pipeThrough(nativeGunzipStream({ limits: DEFAULT_LIMITS }))).text();
  */
-export const nativeGunzipStream: GunzipFactory = (options) => streamFromPushCore((emit) => createNativeGunzipCore(options, emit));
+export const nativeGunzipStream: GunzipFactory = (options) =>
+  streamFromPushCore((emit) => createNativeGunzipCore(options, emit));
 
 /**
  * The default decompressor: the platform's decoder where it passes the probe (browsers), else

@@ -30,11 +30,15 @@ function fileEntries(root: JsonNode): FileEntry[] {
     // files at the top, or under repos.<id>.export (any depth of coordinators).
     const parentPath = path.slice(0, -2);
     const topLevel = parentPath.length === 0;
-    const child = parentPath.length >= 3 && parentPath[parentPath.length - 1] === 'export' && parentPath[parentPath.length - 3] === 'repos';
+    const child =
+      parentPath.length >= 3 &&
+      parentPath[parentPath.length - 1] === 'export' &&
+      parentPath[parentPath.length - 3] === 'repos';
     if (!topLevel && !child) continue;
     const content = member(node, 'content_base64');
     const format = member(node, 'format');
-    if (content?.t === 'str' && format?.t === 'str') out.push({ path, node, format: format.value, content: content as JsonNode & { t: 'str' } });
+    if (content?.t === 'str' && format?.t === 'str')
+      out.push({ path, node, format: format.value, content: content as JsonNode & { t: 'str' } });
   }
   return out;
 }
@@ -61,7 +65,12 @@ function dataFor(format: string, raw: string): string | undefined {
   try {
     if (format === 'text') return JSON.stringify(raw);
     if (format === 'json') return JSON.stringify(JSON.parse(raw));
-    return JSON.stringify(raw.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown));
+    return JSON.stringify(
+      raw
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as unknown),
+    );
   } catch {
     return undefined;
   }
@@ -70,14 +79,20 @@ function dataFor(format: string, raw: string): string | undefined {
 export const AGENTXCHAIN_OPS = ['content', 'content', 'data', 'data', 'digest', 'control'] as const;
 export type AgentxchainOp = (typeof AGENTXCHAIN_OPS)[number];
 
-const describe = (path: TreePath): string => '$' + path.map((s) => (typeof s === 'number' ? `[${s}]` : `[${JSON.stringify(s)}]`)).join('');
+const describe = (path: TreePath): string =>
+  '$' + path.map((s) => (typeof s === 'number' ? `[${s}]` : `[${JSON.stringify(s)}]`)).join('');
 
 /**
  * One semantic mutation of an AgentXchain export.
  * @example
- * mutateAgentxchain(text, createRng(5, 2), 'content')?.note; // e.g. 'content $["files"]["agentxchain.json"] flip-bit … (digest kept)'
+ * mutateAgentxchain(text, createRng(5, 2), 'content')?.note; // e.g. 'content $["files"]["agentxchain.json"] flip-bit …
+ * (digest kept)'
  */
-export function mutateAgentxchain(text: string, rng: Rng, op: AgentxchainOp = rng.pick(AGENTXCHAIN_OPS)): SemanticMutation | undefined {
+export function mutateAgentxchain(
+  text: string,
+  rng: Rng,
+  op: AgentxchainOp = rng.pick(AGENTXCHAIN_OPS),
+): SemanticMutation | undefined {
   const root = parseTree(text);
   if (!root) return undefined;
   const entries = fileEntries(root);
@@ -91,12 +106,23 @@ export function mutateAgentxchain(text: string, rng: Rng, op: AgentxchainOp = rn
       // Change the covered bytes: at the byte level, or as JSON inside the decoded file.
       let changed: Uint8Array;
       let what: string;
-      const asJson = entry.format !== 'text' && rng.chance(0.5) ? mutateJson(decoded.toString('utf8'), rng, rng.pick(['change-value', 'string-edit', 'number-edge', 'delete-member', 'proto-key'] as const)) : undefined;
+      const asJson =
+        entry.format !== 'text' && rng.chance(0.5)
+          ? mutateJson(
+              decoded.toString('utf8'),
+              rng,
+              rng.pick(['change-value', 'string-edit', 'number-edge', 'delete-member', 'proto-key'] as const),
+            )
+          : undefined;
       if (asJson) {
         changed = Buffer.from(asJson.text, 'utf8');
         what = asJson.note;
       } else {
-        const m = mutateBytes(decoded, rng, rng.pick(['flip-bit', 'set-byte', 'insert', 'delete', 'truncate'] as const));
+        const m = mutateBytes(
+          decoded,
+          rng,
+          rng.pick(['flip-bit', 'set-byte', 'insert', 'delete', 'truncate'] as const),
+        );
         changed = m.bytes;
         what = m.note;
       }
@@ -112,18 +138,42 @@ export function mutateAgentxchain(text: string, rng: Rng, op: AgentxchainOp = rn
       return { text: replaceMembers(text, entry.node, values), note: `content ${where} ${what} (${repair})` };
     }
     case 'data': {
-      const inner = mutateJson(text, rng, rng.pick(['change-value', 'string-edit', 'number-edge', 'delete-member', 'insert-member', 'swap-items', 'remove-item', 'proto-key', 'duplicate-member'] as const), {
-        under: [...entry.path, 'data'],
-        effectiveOnly: true,
-      });
+      const inner = mutateJson(
+        text,
+        rng,
+        rng.pick([
+          'change-value',
+          'string-edit',
+          'number-edge',
+          'delete-member',
+          'insert-member',
+          'swap-items',
+          'remove-item',
+          'proto-key',
+          'duplicate-member',
+        ] as const),
+        {
+          under: [...entry.path, 'data'],
+          effectiveOnly: true,
+        },
+      );
       return inner ? { text: inner.text, note: `data ${inner.note} (digest kept)` } : undefined;
     }
     case 'digest': {
       const sha = member(entry.node, 'sha256');
       if (sha?.t !== 'str') return undefined;
-      const variants = [sha.value.toUpperCase(), sha.value.slice(0, 63), sha.value + '\n', `${sha.value.slice(0, 10)}${sha.value[10] === '0' ? '1' : '0'}${sha.value.slice(11)}`, ''];
+      const variants = [
+        sha.value.toUpperCase(),
+        sha.value.slice(0, 63),
+        sha.value + '\n',
+        `${sha.value.slice(0, 10)}${sha.value[10] === '0' ? '1' : '0'}${sha.value.slice(11)}`,
+        '',
+      ];
       const value = rng.pick(variants);
-      return { text: replaceMember(text, entry.node, 'sha256', JSON.stringify(value)), note: `digest ${where} -> ${JSON.stringify(value.slice(0, 12))}…` };
+      return {
+        text: replaceMember(text, entry.node, 'sha256', JSON.stringify(value)),
+        note: `digest ${where} -> ${JSON.stringify(value.slice(0, 12))}…`,
+      };
     }
     case 'control': {
       const original = entry.content.value;
@@ -141,7 +191,11 @@ export function mutateAgentxchain(text: string, rng: Rng, op: AgentxchainOp = rn
         base64 = trimEnd(original, '=') + '=' + rng.pick(['junk', 'AAAA', '==', '@@']);
         what = 'data after the first =';
       }
-      return { text: replaceMember(text, entry.node, 'content_base64', JSON.stringify(base64)), note: `control: ${what} in ${where}`, control: true };
+      return {
+        text: replaceMember(text, entry.node, 'content_base64', JSON.stringify(base64)),
+        note: `control: ${what} in ${where}`,
+        control: true,
+      };
     }
   }
 }

@@ -9,7 +9,17 @@ import type { Rng } from '../rng.ts';
 import type { ByteMutation } from './bytes.ts';
 
 export const WRAP_OPS = ['single', 'single', 'multi-member', 'empty-members', 'header-fields', 'stored'] as const;
-export const DAMAGE_OPS = ['crc', 'isize', 'truncate', 'trailing-garbage', 'trailing-zeros', 'append-member', 'flip-deflate', 'second-magic-only', 'none'] as const;
+export const DAMAGE_OPS = [
+  'crc',
+  'isize',
+  'truncate',
+  'trailing-garbage',
+  'trailing-zeros',
+  'append-member',
+  'flip-deflate',
+  'second-magic-only',
+  'none',
+] as const;
 export type WrapOp = (typeof WRAP_OPS)[number];
 export type DamageOp = (typeof DAMAGE_OPS)[number];
 
@@ -35,7 +45,10 @@ export function wrapGzip(plain: Uint8Array, rng: Rng, op: WrapOp = rng.pick(WRAP
         members.push(gzipMember(plain.subarray(bounds[i], bounds[i + 1]), rng.range(1, 9)));
         if (op === 'empty-members' && rng.chance(0.5)) members.push(gzipMember(new Uint8Array(0)));
       }
-      return { bytes: concatBytes(members), note: `gzip ${members.length} members cut at ${bounds.slice(1, -1).join(',')}` };
+      return {
+        bytes: concatBytes(members),
+        note: `gzip ${members.length} members cut at ${bounds.slice(1, -1).join(',')}`,
+      };
     }
     case 'header-fields':
       return {
@@ -71,13 +84,22 @@ export function damageGzip(gz: Uint8Array, rng: Rng, op: DamageOp = rng.pick(DAM
       return { bytes: gz.slice(0, at), note: `truncate gzip to ${at} of ${gz.length} bytes` };
     }
     case 'trailing-garbage': {
-      const garbage = rng.pick([new Uint8Array([0x0a]), new TextEncoder().encode('junk'), new Uint8Array([0x1f]), new Uint8Array([0x1f, 0x8b]), new Uint8Array([0x1f, 0x8b, 0x08, 0x00]), rng.bytes(rng.range(1, 64))]);
+      const garbage = rng.pick([
+        new Uint8Array([0x0a]),
+        new TextEncoder().encode('junk'),
+        new Uint8Array([0x1f]),
+        new Uint8Array([0x1f, 0x8b]),
+        new Uint8Array([0x1f, 0x8b, 0x08, 0x00]),
+        rng.bytes(rng.range(1, 64)),
+      ]);
       return { bytes: concatBytes([gz, garbage]), note: `append ${garbage.length} trailing bytes` };
     }
     case 'trailing-zeros':
       return { bytes: concatBytes([gz, new Uint8Array(rng.range(1, 1024))]), note: 'append zero padding' };
     case 'append-member': {
-      const extra = rng.chance(0.5) ? new Uint8Array(0) : new TextEncoder().encode(rng.pick(['\n', '{"type":"header"}\n', 'junk', '{}']));
+      const extra = rng.chance(0.5)
+        ? new Uint8Array(0)
+        : new TextEncoder().encode(rng.pick(['\n', '{"type":"header"}\n', 'junk', '{}']));
       return { bytes: concatBytes([gz, gzipMember(extra)]), note: `append member of ${extra.length} bytes` };
     }
     case 'flip-deflate': {
@@ -90,7 +112,14 @@ export function damageGzip(gz: Uint8Array, rng: Rng, op: DamageOp = rng.pick(DAM
     case 'second-magic-only': {
       if (!member) return { bytes: gz, note: 'no member' };
       // A member boundary that lies: the next "member" is only its magic and a header.
-      return { bytes: concatBytes([gz.subarray(0, member.end), new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 0xff]), gz.subarray(member.end)]), note: `bare header after member at ${member.start}` };
+      return {
+        bytes: concatBytes([
+          gz.subarray(0, member.end),
+          new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 0xff]),
+          gz.subarray(member.end),
+        ]),
+        note: `bare header after member at ${member.start}`,
+      };
     }
     case 'none':
       return { bytes: gz, note: '' };

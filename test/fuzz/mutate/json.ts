@@ -5,7 +5,15 @@
  */
 import { parseTree, splice, walk, type JsonNode, type JsonObject, type TreePath, type WalkItem } from '../json-tree.ts';
 import type { Rng } from '../rng.ts';
-import { deepNesting, EDGE_NUMBERS, hostileValue, longString, ODD_STRINGS, PROTO_KEYS, PYTHON_TOKENS } from './values.ts';
+import {
+  deepNesting,
+  EDGE_NUMBERS,
+  hostileValue,
+  longString,
+  ODD_STRINGS,
+  PROTO_KEYS,
+  PYTHON_TOKENS,
+} from './values.ts';
 
 export interface TextMutation {
   readonly text: string;
@@ -23,8 +31,20 @@ export interface Target {
 }
 
 export const JSON_OPS = [
-  'delete-member', 'duplicate-member', 'insert-member', 'change-value', 'swap-items', 'remove-item', 'number-edge',
-  'string-edit', 'long-string', 'deep-nest', 'proto-key', 'copy-subtree', 'empty-container', 'wrap',
+  'delete-member',
+  'duplicate-member',
+  'insert-member',
+  'change-value',
+  'swap-items',
+  'remove-item',
+  'number-edge',
+  'string-edit',
+  'long-string',
+  'deep-nest',
+  'proto-key',
+  'copy-subtree',
+  'empty-container',
+  'wrap',
 ] as const;
 export type JsonOp = (typeof JSON_OPS)[number];
 
@@ -33,7 +53,9 @@ function startsWith(path: TreePath, prefix: TreePath): boolean {
 }
 
 function describe(path: TreePath): string {
-  const text = path.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step.length > 40 ? step.slice(0, 40) + '…' : step}`)).join('');
+  const text = path
+    .map((step) => (typeof step === 'number' ? `[${step}]` : `.${step.length > 40 ? step.slice(0, 40) + '…' : step}`))
+    .join('');
   return '$' + text;
 }
 
@@ -102,7 +124,12 @@ function editString(rng: Rng, value: string): string {
  * @example
  * mutateJson('{"a":1}', createRng(1, 0), 'number-edge')?.text; // e.g. '{"a":1e400}'
  */
-export function mutateJson(text: string, rng: Rng, op: JsonOp = rng.pick(JSON_OPS), target: Target = {}): TextMutation | undefined {
+export function mutateJson(
+  text: string,
+  rng: Rng,
+  op: JsonOp = rng.pick(JSON_OPS),
+  target: Target = {},
+): TextMutation | undefined {
   const root = parseTree(text);
   if (!root) return undefined;
   const nodes = candidates(root, rng, target);
@@ -125,7 +152,11 @@ export function mutateJson(text: string, rng: Rng, op: JsonOp = rng.pick(JSON_OP
       const m = obj.members[index]!;
       const next = obj.members[index + 1];
       const prev = obj.members[index - 1];
-      const [start, end] = next ? [m.keyStart, next.keyStart] : prev ? [prev.value.end, m.value.end] : [m.keyStart, m.value.end];
+      const [start, end] = next
+        ? [m.keyStart, next.keyStart]
+        : prev
+          ? [prev.value.end, m.value.end]
+          : [m.keyStart, m.value.end];
       return { text: splice(text, start, end, ''), note: `${op} ${describe([...item.path, m.key])}` };
     }
     case 'duplicate-member': {
@@ -137,8 +168,14 @@ export function mutateJson(text: string, rng: Rng, op: JsonOp = rng.pick(JSON_OP
       const memberText = `${text.slice(m.keyStart, m.keyEnd)}:${value}`;
       // Before or after the original: first-wins and last-wins parsers then disagree.
       return rng.chance(0.5)
-        ? { text: splice(text, m.value.end, m.value.end, ',' + memberText), note: `${op} ${describe([...item.path, m.key])} after` }
-        : { text: splice(text, m.keyStart, m.keyStart, memberText + ','), note: `${op} ${describe([...item.path, m.key])} before` };
+        ? {
+            text: splice(text, m.value.end, m.value.end, ',' + memberText),
+            note: `${op} ${describe([...item.path, m.key])} after`,
+          }
+        : {
+            text: splice(text, m.keyStart, m.keyStart, memberText + ','),
+            note: `${op} ${describe([...item.path, m.key])} before`,
+          };
     }
     case 'insert-member':
     case 'proto-key': {
@@ -149,13 +186,25 @@ export function mutateJson(text: string, rng: Rng, op: JsonOp = rng.pick(JSON_OP
         // Rename an existing key.
         const m = obj.members[rng.int(obj.members.length)]!;
         const key = rng.pick(PROTO_KEYS);
-        return { text: splice(text, m.keyStart, m.keyEnd, JSON.stringify(key)), note: `${op} rename ${describe([...item.path, m.key])} -> ${key}` };
+        return {
+          text: splice(text, m.keyStart, m.keyEnd, JSON.stringify(key)),
+          note: `${op} rename ${describe([...item.path, m.key])} -> ${key}`,
+        };
       }
-      const key = op === 'proto-key' ? rng.pick(PROTO_KEYS) : rng.pick(['x', '', 'extra_field', 'id', 'type', 'content', '\u0000', '😀']);
-      const value = op === 'proto-key' ? rng.pick(['{"polluted":true}', '{"prototype":{"polluted":true}}', 'null', '1', '[]', '"x"']) : hostileValue(rng);
+      const key =
+        op === 'proto-key'
+          ? rng.pick(PROTO_KEYS)
+          : rng.pick(['x', '', 'extra_field', 'id', 'type', 'content', '\u0000', '😀']);
+      const value =
+        op === 'proto-key'
+          ? rng.pick(['{"polluted":true}', '{"prototype":{"polluted":true}}', 'null', '1', '[]', '"x"'])
+          : hostileValue(rng);
       const memberText = `${JSON.stringify(key)}:${value}`;
       const at = obj.start + 1;
-      return { text: splice(text, at, at, obj.members.length > 0 ? memberText + ',' : memberText), note: `${op} ${describe(item.path)} + ${JSON.stringify(key)}` };
+      return {
+        text: splice(text, at, at, obj.members.length > 0 ? memberText + ',' : memberText),
+        note: `${op} ${describe(item.path)} + ${JSON.stringify(key)}`,
+      };
     }
     case 'change-value': {
       const item = rng.pick(nodes);
@@ -200,13 +249,23 @@ export function mutateJson(text: string, rng: Rng, op: JsonOp = rng.pick(JSON_OP
       let j = rng.int(items.length - 1);
       if (j >= i) j++;
       const [a, b] = i < j ? [items[i]!, items[j]!] : [items[j]!, items[i]!];
-      const swapped = text.slice(0, a.start) + text.slice(b.start, b.end) + text.slice(a.end, b.start) + text.slice(a.start, a.end) + text.slice(b.end);
+      const swapped =
+        text.slice(0, a.start) +
+        text.slice(b.start, b.end) +
+        text.slice(a.end, b.start) +
+        text.slice(a.start, a.end) +
+        text.slice(b.end);
       return { text: swapped, note: `${op} ${describe(item.path)} [${Math.min(i, j)}]<->[${Math.max(i, j)}]` };
     }
     case 'copy-subtree': {
       const item = rng.pick(nodes);
       const source = rng.pick(nodes);
-      return replace(item.node, text.slice(source.node.start, source.node.end), `= copy of ${describe(source.path)}`, item.path);
+      return replace(
+        item.node,
+        text.slice(source.node.start, source.node.end),
+        `= copy of ${describe(source.path)}`,
+        item.path,
+      );
     }
     case 'empty-container': {
       const item = pickWhere((i) => i.node.t === 'obj' || i.node.t === 'arr');

@@ -6,7 +6,22 @@
 import type { Rng } from '../rng.ts';
 import { mutateJson, type TextMutation } from './json.ts';
 
-export const LINE_OPS = ['json-in-line', 'json-in-line', 'json-in-line', 'delete-line', 'duplicate-line', 'swap-lines', 'move-line', 'blank-line', 'crlf', 'garbage-line', 'join-lines', 'long-line', 'drop-final-newline', 'split-line'] as const;
+export const LINE_OPS = [
+  'json-in-line',
+  'json-in-line',
+  'json-in-line',
+  'delete-line',
+  'duplicate-line',
+  'swap-lines',
+  'move-line',
+  'blank-line',
+  'crlf',
+  'garbage-line',
+  'join-lines',
+  'long-line',
+  'drop-final-newline',
+  'split-line',
+] as const;
 export type LineOp = (typeof LINE_OPS)[number];
 
 /**
@@ -38,7 +53,10 @@ export function mutateLines(text: string, rng: Rng, op: LineOp = rng.pick(LINE_O
   const filled = contentLines(lines);
   if (filled.length === 0) return undefined;
   const i = rng.pick(filled);
-  const join = (out: readonly string[], note: string): TextMutation => ({ text: out.join('\n'), note: `${op} ${note}`.trim() });
+  const join = (out: readonly string[], note: string): TextMutation => ({
+    text: out.join('\n'),
+    note: `${op} ${note}`.trim(),
+  });
   switch (op) {
     case 'json-in-line': {
       const inner = mutateJson(lines[i]!, rng);
@@ -70,14 +88,45 @@ export function mutateLines(text: string, rng: Rng, op: LineOp = rng.pick(LINE_O
       return join([...lines.slice(0, i), blank, ...lines.slice(i)], `before line ${i + 1}: ${JSON.stringify(blank)}`);
     }
     case 'crlf':
-      return rng.chance(0.5) ? join(lines.map((line, k) => (k < lines.length - 1 ? line + '\r' : line)), 'all lines') : join(lines.map((line, k) => (k === i ? line + '\r' : line)), `line ${i + 1}`);
+      return rng.chance(0.5)
+        ? join(
+            lines.map((line, k) => (k < lines.length - 1 ? line + '\r' : line)),
+            'all lines',
+          )
+        : join(
+            lines.map((line, k) => (k === i ? line + '\r' : line)),
+            `line ${i + 1}`,
+          );
     case 'garbage-line': {
-      const garbage = rng.pick(['not json', '{', '}', '[]', '[{"type":"header"}]', '"header"', 'null', '42', '{"type":', '{"type":"header"}{"type":"header"}', '\u0000', '{}', '{"type":null}', '{"type":"exec:begin"}', '{"type":"run:summary"}', '{"type":"session"}']);
-      return join([...lines.slice(0, i), garbage, ...lines.slice(i)], `before line ${i + 1}: ${JSON.stringify(garbage)}`);
+      const garbage = rng.pick([
+        'not json',
+        '{',
+        '}',
+        '[]',
+        '[{"type":"header"}]',
+        '"header"',
+        'null',
+        '42',
+        '{"type":',
+        '{"type":"header"}{"type":"header"}',
+        '\u0000',
+        '{}',
+        '{"type":null}',
+        '{"type":"exec:begin"}',
+        '{"type":"run:summary"}',
+        '{"type":"session"}',
+      ]);
+      return join(
+        [...lines.slice(0, i), garbage, ...lines.slice(i)],
+        `before line ${i + 1}: ${JSON.stringify(garbage)}`,
+      );
     }
     case 'join-lines': {
       if (i + 1 >= lines.length) return undefined;
-      return join([...lines.slice(0, i), lines[i]! + rng.pick(['', ' ', '\r']) + lines[i + 1]!, ...lines.slice(i + 2)], `lines ${i + 1}+${i + 2}`);
+      return join(
+        [...lines.slice(0, i), lines[i]! + rng.pick(['', ' ', '\r']) + lines[i + 1]!, ...lines.slice(i + 2)],
+        `lines ${i + 1}+${i + 2}`,
+      );
     }
     case 'long-line': {
       const length = rng.weighted([65_536, 1 << 20, 4 << 20], [60, 35, 5]);
@@ -89,7 +138,10 @@ export function mutateLines(text: string, rng: Rng, op: LineOp = rng.pick(LINE_O
     case 'split-line': {
       const line = lines[i]!;
       const at = rng.int(line.length + 1);
-      return join([...lines.slice(0, i), line.slice(0, at), line.slice(at), ...lines.slice(i + 1)], `line ${i + 1} at ${at}`);
+      return join(
+        [...lines.slice(0, i), line.slice(0, at), line.slice(at), ...lines.slice(i + 1)],
+        `line ${i + 1} at ${at}`,
+      );
     }
   }
 }

@@ -7,9 +7,32 @@ import type { Rng } from '../rng.ts';
 
 /** Numbers that break naive code: -0, overflow to Infinity, underflow, beyond 2^53, float/int look-alikes. */
 export const EDGE_NUMBERS = [
-  '0', '-0', '-0.0', '0.0', '1', '-1', '1.0', '1.00', '1E2', '2e0', '0.1e1', '1e400', '-1e400', '1e-400', '5e-324',
-  '1.7976931348623157e308', '9007199254740993', '-9007199254740993', '18446744073709551616',
-  '123456789012345678901234567890', '1e16', '1e21', '0.30000000000000004', '4294967296', '2147483648', '-2147483649',
+  '0',
+  '-0',
+  '-0.0',
+  '0.0',
+  '1',
+  '-1',
+  '1.0',
+  '1.00',
+  '1E2',
+  '2e0',
+  '0.1e1',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '5e-324',
+  '1.7976931348623157e308',
+  '9007199254740993',
+  '-9007199254740993',
+  '18446744073709551616',
+  '123456789012345678901234567890',
+  '1e16',
+  '1e21',
+  '0.30000000000000004',
+  '4294967296',
+  '2147483648',
+  '-2147483649',
 ] as const;
 
 /** Python-only tokens that JSON.parse rejects but Zaxy files may hold. */
@@ -17,19 +40,67 @@ export const PYTHON_TOKENS = ['NaN', 'Infinity', '-Infinity'] as const;
 
 /** Strings that test escaping, surrogates, separators and look-alikes (JSON text, quoted). */
 export const ODD_STRINGS = [
-  '""', '" "', '"\\u0000"', '"\\ud800"', '"\\udc00"', '"a\\ud83dz"', '"\\ud83d\\ude00"', '"😀"', '"\\u2028\\u2029"',
-  '"\\u007f"', '"\\r\\n"', '"e\\u0301"', '"\\u00e9"', '"\\/"', '"\\\\"', '"\\""', '"0"', '"-0"', '"true"', '"null"',
-  '"NaN"', '"2026-13-45T99:99:99Z"', '"0000-00-00T00:00:00.000Z"', '"__proto__"', '"constructor"', '"toString"',
-  '"\\ufeff"', '"\\ufffd"', '"%s%n"', '"${x}"', '"<script>alert(1)</script>"', '"../../etc/passwd"',
+  '""',
+  '" "',
+  '"\\u0000"',
+  '"\\ud800"',
+  '"\\udc00"',
+  '"a\\ud83dz"',
+  '"\\ud83d\\ude00"',
+  '"😀"',
+  '"\\u2028\\u2029"',
+  '"\\u007f"',
+  '"\\r\\n"',
+  '"e\\u0301"',
+  '"\\u00e9"',
+  '"\\/"',
+  '"\\\\"',
+  '"\\""',
+  '"0"',
+  '"-0"',
+  '"true"',
+  '"null"',
+  '"NaN"',
+  '"2026-13-45T99:99:99Z"',
+  '"0000-00-00T00:00:00.000Z"',
+  '"__proto__"',
+  '"constructor"',
+  '"toString"',
+  '"\\ufeff"',
+  '"\\ufffd"',
+  '"%s%n"',
+  '"${x}"',
+  '"<script>alert(1)</script>"',
+  '"../../etc/passwd"',
 ] as const;
 
 /** Keys that target prototype pollution and inherited-name lookups. */
-export const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'then'] as const;
+export const PROTO_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'then',
+] as const;
 
 /** Small structures. */
 export const SMALL_STRUCTURES = [
-  'null', 'true', 'false', '[]', '{}', '[null]', '[[]]', '{"":null}', '[1,"1",true]', '{"a":1,"a":2}',
-  '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '{"toString":1,"valueOf":2}',
+  'null',
+  'true',
+  'false',
+  '[]',
+  '{}',
+  '[null]',
+  '[[]]',
+  '{"":null}',
+  '[1,"1",true]',
+  '{"a":1,"a":2}',
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"polluted":1}}}',
+  '{"toString":1,"valueOf":2}',
 ] as const;
 
 /** A string literal of `length` characters (quoted JSON text). */

@@ -63,7 +63,10 @@ export function fixRoot(text: string): string {
   const root = parseTree(text);
   const entries = member(root, 'entries');
   if (entries?.t !== 'arr' || entries.items.length === 0) return text;
-  const leaves = entries.items.map((entry) => member(entry, 'content')).filter((c): c is JsonNode => c !== undefined).map(leafHash);
+  const leaves = entries.items
+    .map((entry) => member(entry, 'content'))
+    .filter((c): c is JsonNode => c !== undefined)
+    .map(leafHash);
   if (leaves.length === 0) return text;
   return setTopLevel(text, 'merkle_root', JSON.stringify(hex(merkleRoot(leaves))));
 }
@@ -77,20 +80,55 @@ export function resign(text: string): string | undefined {
   const header = headerCanonical(parseTree(withKey)!);
   if (header === undefined) return undefined;
   const message = new TextEncoder().encode(header);
-  const signature = algorithm.value === 'ed25519' ? ed25519.sign(message, keys.secretKey) : ml_dsa65.sign(message, keys.secretKey, { extraEntropy: false });
+  const signature =
+    algorithm.value === 'ed25519'
+      ? ed25519.sign(message, keys.secretKey)
+      : ml_dsa65.sign(message, keys.secretKey, { extraEntropy: false });
   return setTopLevel(withKey, 'signature', JSON.stringify(hex(signature)));
 }
 
-const CONTENT_OPS: readonly JsonOp[] = ['change-value', 'string-edit', 'number-edge', 'delete-member', 'insert-member', 'duplicate-member', 'swap-items', 'proto-key', 'remove-item', 'copy-subtree', 'wrap'];
-const HEADER_FIELDS = ['algorithm', 'created_at', 'merkle_root', 'nonce', 'public_key', 'session_id', 'version'] as const;
+const CONTENT_OPS: readonly JsonOp[] = [
+  'change-value',
+  'string-edit',
+  'number-edge',
+  'delete-member',
+  'insert-member',
+  'duplicate-member',
+  'swap-items',
+  'proto-key',
+  'remove-item',
+  'copy-subtree',
+  'wrap',
+];
+const HEADER_FIELDS = [
+  'algorithm',
+  'created_at',
+  'merkle_root',
+  'nonce',
+  'public_key',
+  'session_id',
+  'version',
+] as const;
 
-export const ZAXY_OPS = ['content', 'content', 'content', 'header', 'entries', 'signature', 'proof', 'resign-only', 'add-disclosed', 'control'] as const;
+export const ZAXY_OPS = [
+  'content',
+  'content',
+  'content',
+  'header',
+  'entries',
+  'signature',
+  'proof',
+  'resign-only',
+  'add-disclosed',
+  'control',
+] as const;
 export type ZaxyOp = (typeof ZAXY_OPS)[number];
 
 /**
  * One semantic mutation of a Zaxy fixture that verifies OK.
  * @example
- * mutateZaxy(text, createRng(3, 1), 'content')?.note; // e.g. 'content string-edit $.entries[4].content.payload.x … + fix-id'
+ * mutateZaxy(text, createRng(3, 1), 'content')?.note; // e.g. 'content string-edit $.entries[4].content.payload.x … +
+ * fix-id'
  */
 export function mutateZaxy(text: string, rng: Rng, op: ZaxyOp = rng.pick(ZAXY_OPS)): SemanticMutation | undefined {
   try {
@@ -135,7 +173,10 @@ function mutateZaxyOnce(text: string, rng: Rng, op: ZaxyOp): SemanticMutation | 
     }
     case 'header': {
       const field = rng.pick(HEADER_FIELDS);
-      const inner = mutateJson(text, rng, rng.pick(['string-edit', 'string-edit', 'change-value'] as const), { under: [field], effectiveOnly: true });
+      const inner = mutateJson(text, rng, rng.pick(['string-edit', 'string-edit', 'change-value'] as const), {
+        under: [field],
+        effectiveOnly: true,
+      });
       if (!inner) return undefined;
       if (rng.chance(0.3)) {
         const signed = resign(inner.text);
@@ -145,7 +186,12 @@ function mutateZaxyOnce(text: string, rng: Rng, op: ZaxyOp): SemanticMutation | 
     }
     case 'entries': {
       if (shape !== 'bundle' || count === 0) return undefined;
-      const inner = mutateJson(text, rng, rng.pick(['remove-item', 'swap-items', 'copy-subtree', 'empty-container'] as const), { under: ['entries'], effectiveOnly: true });
+      const inner = mutateJson(
+        text,
+        rng,
+        rng.pick(['remove-item', 'swap-items', 'copy-subtree', 'empty-container'] as const),
+        { under: ['entries'], effectiveOnly: true },
+      );
       if (!inner) return undefined;
       const repair = rng.pick(['none', 'fix-root', 'fix-root-resign'] as const);
       let out = inner.text;
@@ -175,12 +221,19 @@ function mutateZaxyOnce(text: string, rng: Rng, op: ZaxyOp): SemanticMutation | 
     case 'proof': {
       if (shape !== 'subset' || count === 0) return undefined;
       const index = rng.int(count);
-      const inner = mutateJson(text, rng, rng.pick(['string-edit', 'remove-item', 'swap-items', 'copy-subtree', 'change-value'] as const), { under: ['disclosed', index, 'proof'], effectiveOnly: true });
+      const inner = mutateJson(
+        text,
+        rng,
+        rng.pick(['string-edit', 'remove-item', 'swap-items', 'copy-subtree', 'change-value'] as const),
+        { under: ['disclosed', index, 'proof'], effectiveOnly: true },
+      );
       return inner ? { text: inner.text, note: `proof ${inner.note}` } : undefined;
     }
     case 'resign-only': {
       const signed = resign(text);
-      return signed ? { text: signed, note: 'resign with the attacker key', ...pinOriginal, control: !('pin' in pinOriginal) } : undefined;
+      return signed
+        ? { text: signed, note: 'resign with the attacker key', ...pinOriginal, control: !('pin' in pinOriginal) }
+        : undefined;
     }
     case 'add-disclosed': {
       if (shape !== 'bundle') return undefined;
@@ -190,32 +243,74 @@ function mutateZaxyOnce(text: string, rng: Rng, op: ZaxyOp): SemanticMutation | 
       const empty = rng.chance(0.5);
       const first = list?.t === 'arr' ? list.items[0] : undefined;
       const content = first ? member(first, 'content') : undefined;
-      const disclosed = empty || !content ? '[]' : `[{"index":0,"content":${text.slice(content.start, content.end).replace(/"/, '"x')},"proof":[]}]`;
-      return { text: text.slice(0, at) + `"disclosed":${disclosed},` + text.slice(at), note: `add disclosed ${empty ? '[]' : 'with a forged element'}`, control: disclosed === '[]' };
+      const disclosed =
+        empty || !content
+          ? '[]'
+          : `[{"index":0,"content":${text.slice(content.start, content.end).replace(/"/, '"x')},"proof":[]}]`;
+      return {
+        text: text.slice(0, at) + `"disclosed":${disclosed},` + text.slice(at),
+        note: `add disclosed ${empty ? '[]' : 'with a forged element'}`,
+        control: disclosed === '[]',
+      };
     }
     case 'control': {
       const choices: (() => SemanticMutation | undefined)[] = [
         () => {
           const signature = member(root, 'signature');
-          return signature?.t === 'str' ? { text: setTopLevel(text, 'signature', JSON.stringify(signature.value.toUpperCase())), note: 'control: signature hex uppercased', control: true } : undefined;
+          return signature?.t === 'str'
+            ? {
+                text: setTopLevel(text, 'signature', JSON.stringify(signature.value.toUpperCase())),
+                note: 'control: signature hex uppercased',
+                control: true,
+              }
+            : undefined;
         },
         () => {
           const signature = member(root, 'signature');
           if (signature?.t !== 'str') return undefined;
-          const spaced = signature.value.replace(/(..)(?=.)/g, (pair) => pair + (rng.chance(0.05) ? rng.pick([' ', '\n', '\t']) : ''));
-          return { text: setTopLevel(text, 'signature', JSON.stringify(spaced)), note: 'control: whitespace between signature hex pairs', control: true };
+          const spaced = signature.value.replace(
+            /(..)(?=.)/g,
+            (pair) => pair + (rng.chance(0.05) ? rng.pick([' ', '\n', '\t']) : ''),
+          );
+          return {
+            text: setTopLevel(text, 'signature', JSON.stringify(spaced)),
+            note: 'control: whitespace between signature hex pairs',
+            control: true,
+          };
         },
-        () => (shape === 'bundle' && member(root, 'anchor') ? { text: setTopLevel(text, 'anchor', rng.pick(['{"type":"stub","commitment":"00"}', '"garbage"', '[1,2]', '{"__proto__":{"x":1}}'])), note: 'control: anchor replaced', control: true } : undefined),
+        () =>
+          shape === 'bundle' && member(root, 'anchor')
+            ? {
+                text: setTopLevel(
+                  text,
+                  'anchor',
+                  rng.pick(['{"type":"stub","commitment":"00"}', '"garbage"', '[1,2]', '{"__proto__":{"x":1}}']),
+                ),
+                note: 'control: anchor replaced',
+                control: true,
+              }
+            : undefined,
         () => {
           const at = root.start + 1;
-          return { text: text.slice(0, at) + `"x_unknown_field":${rng.pick(['1', '{"__proto__":{"polluted":true}}', '"ok"'])},` + text.slice(at), note: 'control: unknown top-level field', control: true };
+          return {
+            text:
+              text.slice(0, at) +
+              `"x_unknown_field":${rng.pick(['1', '{"__proto__":{"polluted":true}}', '"ok"'])},` +
+              text.slice(at),
+            note: 'control: unknown top-level field',
+            control: true,
+          };
         },
         () => {
           if (shape !== 'subset') return undefined;
           const sides = [...text.matchAll(/"R"\s*\]/g)];
           if (sides.length === 0) return undefined;
           const hit = rng.pick(sides);
-          return { text: text.slice(0, hit.index) + '"X"' + text.slice(hit.index + 3), note: 'control: proof side "R" -> "X"', control: true };
+          return {
+            text: text.slice(0, hit.index) + '"X"' + text.slice(hit.index + 3),
+            note: 'control: proof side "R" -> "X"',
+            control: true,
+          };
         },
       ];
       return rng.pick(choices)();

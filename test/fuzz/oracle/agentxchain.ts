@@ -32,9 +32,14 @@ export function agentxchainMustFail(bytes: Uint8Array): string | undefined {
     return 'not JSON (JSON.parse rejects it: command error)';
   }
   if (!isPlainObject(artifact)) return 'artifact is not a JSON object';
-  if (artifact['schema_version'] !== '0.2' && artifact['schema_version'] !== '0.3') return 'schema_version is not "0.2" or "0.3"';
+  if (artifact['schema_version'] !== '0.2' && artifact['schema_version'] !== '0.3')
+    return 'schema_version is not "0.2" or "0.3"';
   if (typeof artifact['export_kind'] !== 'string') return 'export_kind is not a string';
-  if (artifact['export_kind'] !== 'agentxchain_run_export' && artifact['export_kind'] !== 'agentxchain_coordinator_export') return 'unsupported export kind';
+  if (
+    artifact['export_kind'] !== 'agentxchain_run_export' &&
+    artifact['export_kind'] !== 'agentxchain_coordinator_export'
+  )
+    return 'unsupported export kind';
   return exportIntegrity(artifact, '');
 }
 
@@ -62,8 +67,13 @@ function exportIntegrity(root: { [key: string]: Json }, rootPrefix: string): str
         if (isPlainObject(repo) && repo['ok'] === true && isPlainObject(repo['export'])) {
           const child = repo['export'];
           // The child is verified in full, so its own top-level checks apply too (§3).
-          if (child['schema_version'] !== '0.2' && child['schema_version'] !== '0.3') return `${prefix}repos.${id}.export: bad schema_version`;
-          if (child['export_kind'] !== 'agentxchain_run_export' && child['export_kind'] !== 'agentxchain_coordinator_export') return `${prefix}repos.${id}.export: bad export_kind`;
+          if (child['schema_version'] !== '0.2' && child['schema_version'] !== '0.3')
+            return `${prefix}repos.${id}.export: bad schema_version`;
+          if (
+            child['export_kind'] !== 'agentxchain_run_export' &&
+            child['export_kind'] !== 'agentxchain_coordinator_export'
+          )
+            return `${prefix}repos.${id}.export: bad export_kind`;
           pending.push({ artifact: child, prefix: `${prefix}repos.${id}.export.` });
         }
       }
@@ -81,8 +91,10 @@ function entryProblem(entry: Json): string | undefined {
   if (content === null) return undefined; // integrity bypass by design (§4.5, §13)
   if (typeof content !== 'string') return 'content_base64 is not a string';
   const decoded = Buffer.from(content, 'base64');
-  if (typeof entry['sha256'] !== 'string' || !/^[a-f0-9]{64}$/.test(entry['sha256'])) return 'sha256 is not a lowercase hex digest';
-  if (createHash('sha256').update(decoded).digest('hex') !== entry['sha256']) return 'sha256 does not match the decoded content';
+  if (typeof entry['sha256'] !== 'string' || !/^[a-f0-9]{64}$/.test(entry['sha256']))
+    return 'sha256 is not a lowercase hex digest';
+  if (createHash('sha256').update(decoded).digest('hex') !== entry['sha256'])
+    return 'sha256 does not match the decoded content';
   if (entry['bytes'] !== decoded.length) return 'bytes does not match the decoded length';
   const raw = decoded.toString('utf8');
   const data = entry['data'];

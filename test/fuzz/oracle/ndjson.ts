@@ -32,7 +32,8 @@ export function ndjsonMustFail(bytes: Uint8Array): string | undefined {
     } catch {
       return `line ${i + 1} is not JSON`;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return `line ${i + 1} is not a JSON object`;
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return `line ${i + 1} is not a JSON object`;
   }
   return undefined;
 }

@@ -45,11 +45,18 @@ export function reportProblems(report: Report, context: ReportContext): string[]
 
   // Serialisable and frozen.
   try {
-    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(report)), report)) fail('report does not survive a JSON round trip (undefined, NaN, -0, BigInt …)');
+    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(report)), report))
+      fail('report does not survive a JSON round trip (undefined, NaN, -0, BigInt …)');
   } catch (error) {
     fail(`report is not JSON-serialisable: ${(error as Error).message}`);
   }
-  for (const [name, value] of [['report', report], ['verdicts', report.verdicts], ['findings', report.findings], ['details', report.details], ['stats', report.stats]] as const) {
+  for (const [name, value] of [
+    ['report', report],
+    ['verdicts', report.verdicts],
+    ['findings', report.findings],
+    ['details', report.details],
+    ['stats', report.stats],
+  ] as const) {
     if (!Object.isFrozen(value)) fail(`${name} is not frozen`);
   }
   const keys = Object.keys(report).sort();
@@ -59,14 +66,17 @@ export function reportProblems(report: Report, context: ReportContext): string[]
   if (!OVERALL.has(report.overall)) fail(`overall is ${String(report.overall)}`);
   const verdictKeys = Object.keys(report.verdicts ?? {}).sort();
   if (!isDeepStrictEqual(verdictKeys, [...VERDICT_KEYS].sort())) fail(`verdict keys are ${verdictKeys.join(',')}`);
-  for (const key of VERDICT_KEYS) if (!DIMENSION_VERDICT.has(report.verdicts?.[key])) fail(`verdicts.${key} is ${String(report.verdicts?.[key])}`);
+  for (const key of VERDICT_KEYS)
+    if (!DIMENSION_VERDICT.has(report.verdicts?.[key])) fail(`verdicts.${key} is ${String(report.verdicts?.[key])}`);
   if (report.format !== null && !FORMATS.has(report.format)) fail(`format is ${String(report.format)}`);
   if (report.kind !== null && typeof report.kind !== 'string') fail('kind is neither string nor null');
   if (typeof report.input !== 'string') fail('input is not a string');
   const { bytes_read: bytesRead, duration_ms: duration } = report.stats ?? ({} as Report['stats']);
   if (!Number.isSafeInteger(bytesRead) || bytesRead < 0) fail(`stats.bytes_read is ${String(bytesRead)}`);
-  else if (bytesRead > context.inputBytes) fail(`stats.bytes_read ${bytesRead} exceeds the ${context.inputBytes} input bytes`);
-  if (typeof duration !== 'number' || !Number.isFinite(duration) || duration < 0) fail(`stats.duration_ms is ${String(duration)}`);
+  else if (bytesRead > context.inputBytes)
+    fail(`stats.bytes_read ${bytesRead} exceeds the ${context.inputBytes} input bytes`);
+  if (typeof duration !== 'number' || !Number.isFinite(duration) || duration < 0)
+    fail(`stats.duration_ms is ${String(duration)}`);
 
   // Findings.
   if (!Array.isArray(report.findings)) return [...problems, 'findings is not an array'];
@@ -85,42 +95,54 @@ export function reportProblems(report: Report, context: ReportContext): string[]
       if (i !== report.findings.length - 1) fail('limit.findings is not the last finding');
       marker = true;
     }
-    if (finding.severity !== 'error' && finding.severity !== 'warning') fail(`${where}: severity ${String(finding.severity)}`);
-    if (context.strict && finding.severity === 'warning' && !STRICT_KEEPS_WARNING.has(finding.code)) fail(`${where}: a warning under strict`);
-    if (typeof finding.path !== 'string' || !/^(?:\$|line [1-9][0-9]*(?: \$.*)?$)/s.test(finding.path)) fail(`${where}: path ${JSON.stringify(finding.path)}`);
+    if (finding.severity !== 'error' && finding.severity !== 'warning')
+      fail(`${where}: severity ${String(finding.severity)}`);
+    if (context.strict && finding.severity === 'warning' && !STRICT_KEEPS_WARNING.has(finding.code))
+      fail(`${where}: a warning under strict`);
+    if (typeof finding.path !== 'string' || !/^(?:\$|line [1-9][0-9]*(?: \$.*)?$)/s.test(finding.path))
+      fail(`${where}: path ${JSON.stringify(finding.path)}`);
     if (typeof finding.message !== 'string' || finding.message === '') fail(`${where}: empty message`);
     for (const key of ['compat', 'expected', 'actual'] as const) {
       if (finding[key] !== undefined && typeof finding[key] !== 'string') fail(`${where}: ${key} is not a string`);
     }
-    if (finding.severity === 'error') errorDimensions.add((CODES as Record<string, { dimension: string }>)[finding.code]!.dimension as Dimension);
+    if (finding.severity === 'error')
+      errorDimensions.add((CODES as Record<string, { dimension: string }>)[finding.code]!.dimension as Dimension);
   });
   // collector.ts: past maxFindings only input-dimension errors (why verification stopped) are
   // kept, at most STOP_RESERVE of them, then the one limit.findings marker.
   const kept = report.findings.filter((f) => f.code !== 'limit.findings');
-  if (kept.length > context.maxFindings + STOP_RESERVE) fail(`${kept.length} findings exceed maxFindings ${context.maxFindings} + ${STOP_RESERVE}`);
+  if (kept.length > context.maxFindings + STOP_RESERVE)
+    fail(`${kept.length} findings exceed maxFindings ${context.maxFindings} + ${STOP_RESERVE}`);
   kept.slice(context.maxFindings).forEach((f) => {
     const dimension = (CODES as Record<string, { dimension: string } | undefined>)[f.code]?.dimension;
-    if (f.severity !== 'error' || dimension !== 'input') fail(`finding ${f.code} kept past maxFindings ${context.maxFindings} is not an input-dimension error`);
+    if (f.severity !== 'error' || dimension !== 'input')
+      fail(`finding ${f.code} kept past maxFindings ${context.maxFindings} is not an input-dimension error`);
   });
 
   // Verdict consistency (collector.ts buildReport).
   const anyError = errorDimensions.size > 0;
   if (report.overall === 'pass' && anyError) fail('overall pass with an error finding');
   if (report.overall !== 'pass' && !anyError && !marker) fail(`overall ${report.overall} without any error finding`);
-  if (report.overall === 'error' && !errorDimensions.has('input') && !marker) fail('overall error without an input-dimension error');
-  if (errorDimensions.has('input') && report.overall !== 'error') fail('an input-dimension error but overall is not error');
+  if (report.overall === 'error' && !errorDimensions.has('input') && !marker)
+    fail('overall error without an input-dimension error');
+  if (errorDimensions.has('input') && report.overall !== 'error')
+    fail('an input-dimension error but overall is not error');
   for (const key of VERDICT_KEYS) {
-    if (errorDimensions.has(key) && report.verdicts[key] !== 'fail') fail(`error finding of dimension ${key} but verdicts.${key} is ${report.verdicts[key]}`);
-    if (report.verdicts[key] === 'fail' && !errorDimensions.has(key) && !marker) fail(`verdicts.${key} is fail without a finding of that dimension`);
+    if (errorDimensions.has(key) && report.verdicts[key] !== 'fail')
+      fail(`error finding of dimension ${key} but verdicts.${key} is ${report.verdicts[key]}`);
+    if (report.verdicts[key] === 'fail' && !errorDimensions.has(key) && !marker)
+      fail(`verdicts.${key} is fail without a finding of that dimension`);
   }
 
   // Nothing unchecked shown as passed.
   if (report.overall === 'pass') {
     if (report.format === null) fail('overall pass without a format');
     if (VERDICT_KEYS.some((key) => report.verdicts[key] === 'fail')) fail('overall pass with a failed dimension');
-    if (report.verdicts.structure !== 'pass' && report.verdicts.integrity !== 'pass') fail('overall pass with neither structure nor integrity checked');
+    if (report.verdicts.structure !== 'pass' && report.verdicts.integrity !== 'pass')
+      fail('overall pass with neither structure nor integrity checked');
   }
-  if (report.verdicts.authenticity === 'pass' && report.format !== 'zaxy') fail(`authenticity pass for ${String(report.format)}, which carries no signature`);
+  if (report.verdicts.authenticity === 'pass' && report.format !== 'zaxy')
+    fail(`authenticity pass for ${String(report.format)}, which carries no signature`);
   if (report.verdicts.trust === 'pass' && !context.pinGiven) fail('trust pass without a pinned key');
   return problems;
 }

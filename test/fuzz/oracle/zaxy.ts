@@ -11,7 +11,16 @@
  */
 import { member, parseTree, walk, type JsonNode } from '../json-tree.ts';
 import { PythonRaises } from '../python-canonical.ts';
-import { entryId, equalBytes, fromHexLoose, headerCanonical, leafHash, merkleRoot, nodeHash, zaxyShape } from '../zaxy-model.ts';
+import {
+  entryId,
+  equalBytes,
+  fromHexLoose,
+  headerCanonical,
+  leafHash,
+  merkleRoot,
+  nodeHash,
+  zaxyShape,
+} from '../zaxy-model.ts';
 
 /** What the oracle remembers of the original, correctly signed fixture. */
 export interface ZaxyBaseline {
@@ -56,7 +65,8 @@ export function zaxyMustFail(bytes: Uint8Array, baseline: ZaxyBaseline, pin: str
   if (!root) return 'not JSON as Python reads it';
   for (const { node, depth } of walk(root)) {
     if (depth > 1000) return 'nesting deeper than Python can parse';
-    if (node.t === 'num' && !/[.eE]/.test(node.lexeme) && node.lexeme.replace('-', '').length > 4300) return 'int literal over 4300 digits';
+    if (node.t === 'num' && !/[.eE]/.test(node.lexeme) && node.lexeme.replace('-', '').length > 4300)
+      return 'int literal over 4300 digits';
   }
   if (root.t !== 'obj') return 'top level is not an object';
   try {
@@ -118,7 +128,8 @@ function checkSubset(root: JsonNode, rootHex: string): string | undefined {
   if (!disclosed) return 'disclosed missing';
   if (disclosed.t !== 'arr') {
     // Python iterates it: an empty dict or string yields nothing (OK); anything else raises.
-    const empty = (disclosed.t === 'obj' && disclosed.members.length === 0) || (disclosed.t === 'str' && disclosed.value === '');
+    const empty =
+      (disclosed.t === 'obj' && disclosed.members.length === 0) || (disclosed.t === 'str' && disclosed.value === '');
     return empty ? undefined : 'disclosed is not a list';
   }
   for (const [i, element] of disclosed.items.entries()) {
@@ -129,7 +140,8 @@ function checkSubset(root: JsonNode, rootHex: string): string | undefined {
     if (!proof) return `disclosed[${i}] has no proof`;
     if (proof.t !== 'arr') return undefined; // Python would iterate it; too murky to claim
     for (const step of proof.items) {
-      if (step.t === 'str' && [...step.value].length !== 2) return `disclosed[${i}] proof step is a string that does not unpack into two`;
+      if (step.t === 'str' && [...step.value].length !== 2)
+        return `disclosed[${i}] proof step is a string that does not unpack into two`;
       if (step.t === 'str') return `disclosed[${i}] proof step unpacks into single hex digits`;
       if (step.t === 'num' || step.t === 'lit') return `disclosed[${i}] proof step is not iterable`;
       if (step.t === 'obj') return undefined;

@@ -1,4 +1,5 @@
-// Generates the runner-interface test vectors of docs/agentxchain.md §12 (run: `node --import tsx test/vectors/agentxchain/generate.ts`).
+// Generates the runner-interface test vectors of docs/agentxchain.md §12 (run: `node --import tsx
+// test/vectors/agentxchain/generate.ts`).
 //
 // Each vector is a small synthetic AgentXchain run export with a turn in flight (a dispatch bundle
 // and a staged turn result), built from scratch here (no shared fixture is copied), named by the

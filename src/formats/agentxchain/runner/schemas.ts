@@ -72,7 +72,9 @@ export const StagedTurnResultSchema = looseObject({
         id: optional(string()),
         severity: picklist(['low', 'medium', 'high', 'blocking'], 'must be one of: low, medium, high, blocking'),
         statement: optional(string()),
-        status: optional(picklist(['raised', 'acknowledged', 'resolved', 'escalated', 'resolved_by_human', 'resolved_by_director'])),
+        status: optional(
+          picklist(['raised', 'acknowledged', 'resolved', 'escalated', 'resolved_by_human', 'resolved_by_director']),
+        ),
       }),
     ),
   ),
@@ -86,7 +88,9 @@ export const StagedTurnResultSchema = looseObject({
       machine_evidence: optional(array(looseObject({ command: nonEmptyString, exit_code: pipe(number(), integer()) }))),
     }),
   ),
-  artifact: optional(looseObject({ type: optional(picklist(['workspace', 'patch', 'commit', 'review'])), ref: nullish(string()) })),
+  artifact: optional(
+    looseObject({ type: optional(picklist(['workspace', 'patch', 'commit', 'review'])), ref: nullish(string()) }),
+  ),
   proposed_next_role: optional(roleName),
   phase_transition_request: nullish(string()),
   run_completion_request: nullish(boolean()),
@@ -113,7 +117,10 @@ export const DispatchIndexSchema = looseObject({
   updated_at: optional(string()),
   // valibot's record accepts arrays (their indices are string keys): require a plain object first.
   active_turns: pipe(
-    custom<Record<string, unknown>>((turns) => typeof turns === 'object' && turns !== null && !Array.isArray(turns), 'must be an object keyed by turn id'),
+    custom<Record<string, unknown>>(
+      (turns) => typeof turns === 'object' && turns !== null && !Array.isArray(turns),
+      'must be an object keyed by turn id',
+    ),
     record(string(), DispatchIndexEntrySchema),
   ),
 });

@@ -32,7 +32,11 @@ export interface RunnerSection {
   /** Turns with a dispatch bundle directory, or listed as active in the dispatch index. */
   readonly dispatched: string[];
   /** Staged results: the file, the turn its path names (null for the legacy single path) and the turn it claims. */
-  readonly staged: { readonly path: string; readonly turn_id: string | null; readonly claimed_turn_id: string | null }[];
+  readonly staged: {
+    readonly path: string;
+    readonly turn_id: string | null;
+    readonly claimed_turn_id: string | null;
+  }[];
   /** Rejected attempts preserved under `.agentxchain/dispatch/rejected/` (not checked: they were rejected). */
   readonly rejected: string[];
   /** Number of `runner.*` findings for this export. */
@@ -61,11 +65,20 @@ function assignedRole(turn: ParsedValue): ParsedValue {
 }
 
 function quoted(value: ParsedValue): string {
-  return typeof value === 'string' ? `"${value.length > 80 ? `${value.slice(0, 80)}…` : value}"` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string'
+    ? `"${value.length > 80 ? `${value.slice(0, 80)}…` : value}"`
+    : (JSON.stringify(value) ?? String(value));
 }
 
 /** Validates `data` against `schema`, one finding per issue, at the issue's path inside `data`. */
-function checkShape(state: RunnerState, code: FindingCode, schema: GenericSchema, data: ParsedValue, at: readonly PathSegment[], what: string): boolean {
+function checkShape(
+  state: RunnerState,
+  code: FindingCode,
+  schema: GenericSchema,
+  data: ParsedValue,
+  at: readonly PathSegment[],
+  what: string,
+): boolean {
   const result = safeParse(schema, data, { abortEarly: false });
   if (result.success) return true;
   for (const issue of result.issues) {
@@ -87,7 +100,11 @@ function turnOfPath(path: string, prefix: string): string | null {
  * Runs the runner checks for one run export and returns its section, or `undefined` when the
  * export has no files map or no state object, or nothing in flight.
  */
-export function verifyRunnerArtifacts(context: CheckContext, scope: Scope, artifact: ParsedObject): RunnerSection | undefined {
+export function verifyRunnerArtifacts(
+  context: CheckContext,
+  scope: Scope,
+  artifact: ParsedObject,
+): RunnerSection | undefined {
   const files = artifact['files'];
   const stateObject = artifact['state'];
   if (!isJsonObject(files) || !isJsonObject(stateObject)) return undefined;
@@ -95,7 +112,8 @@ export function verifyRunnerArtifacts(context: CheckContext, scope: Scope, artif
   const history = files['.agentxchain/history.jsonl'];
   const historyData = isJsonObject(history) && Array.isArray(history['data']) ? history['data'] : [];
   const finished = new Set<unknown>(historyData.map((entry) => (isJsonObject(entry) ? entry['turn_id'] : undefined)));
-  if (isJsonObject(stateObject['retained_turns'])) for (const turn of Object.keys(stateObject['retained_turns'])) finished.add(turn);
+  if (isJsonObject(stateObject['retained_turns']))
+    for (const turn of Object.keys(stateObject['retained_turns'])) finished.add(turn);
   const state: RunnerState = {
     context,
     scope,
@@ -115,15 +133,23 @@ export function verifyRunnerArtifacts(context: CheckContext, scope: Scope, artif
     else if (path.startsWith(TURNS_PREFIX)) {
       const turn = turnOfPath(path, TURNS_PREFIX);
       if (turn !== null) bundles.set(turn, [...(bundles.get(turn) ?? []), path]);
-    } else if (path === LEGACY_STAGING || (path.startsWith(STAGING_PREFIX) && path.endsWith('/turn-result.json') && turnOfPath(path, STAGING_PREFIX) !== null)) {
-      staged.push(checkStagedResult(state, path, files[path], path === LEGACY_STAGING ? null : turnOfPath(path, STAGING_PREFIX)));
+    } else if (
+      path === LEGACY_STAGING ||
+      (path.startsWith(STAGING_PREFIX) &&
+        path.endsWith('/turn-result.json') &&
+        turnOfPath(path, STAGING_PREFIX) !== null)
+    ) {
+      staged.push(
+        checkStagedResult(state, path, files[path], path === LEGACY_STAGING ? null : turnOfPath(path, STAGING_PREFIX)),
+      );
     }
   }
   const dispatched = new Set<string>(bundles.keys());
   if (index !== undefined) for (const turn of checkDispatchIndex(state, index, files[index])) dispatched.add(turn);
   for (const [turn, paths] of bundles) checkBundle(state, turn, paths, files);
 
-  if (state.active.size === 0 && staged.length === 0 && dispatched.size === 0 && rejected.length === 0) return undefined;
+  if (state.active.size === 0 && staged.length === 0 && dispatched.size === 0 && rejected.length === 0)
+    return undefined;
   return {
     active_turns: [...state.active].map(([turn_id, turn]) => ({
       turn_id,
@@ -144,27 +170,54 @@ function jsonData(entry: ParsedValue): ParsedValue {
 }
 
 /** Checks the run id, and the role against the active turn's assigned role. */
-function checkIdentity(state: RunnerState, data: ParsedObject, at: readonly PathSegment[], turn: string | null, what: string, roleKey: string): void {
+function checkIdentity(
+  state: RunnerState,
+  data: ParsedObject,
+  at: readonly PathSegment[],
+  turn: string | null,
+  what: string,
+  roleKey: string,
+): void {
   const runId = data['run_id'];
   if (typeof state.runId === 'string' && typeof runId === 'string' && runId !== state.runId) {
-    warn(state, 'runner.run_id_mismatch', [...at, 'run_id'], `${what} belongs to run ${quoted(runId)}, but state.run_id is ${quoted(state.runId)}`);
+    warn(
+      state,
+      'runner.run_id_mismatch',
+      [...at, 'run_id'],
+      `${what} belongs to run ${quoted(runId)}, but state.run_id is ${quoted(state.runId)}`,
+    );
   }
   if (turn === null || !state.active.has(turn)) return;
   const expected = assignedRole(state.active.get(turn));
   const role = data[roleKey];
   if (typeof expected === 'string' && typeof role === 'string' && role !== expected) {
-    warn(state, 'runner.role_mismatch', [...at, roleKey], `${what} is for role ${quoted(role)}, but state.active_turns assigns turn ${turn} to ${quoted(expected)}`);
+    warn(
+      state,
+      'runner.role_mismatch',
+      [...at, roleKey],
+      `${what} is for role ${quoted(role)}, but state.active_turns assigns turn ${turn} to ${quoted(expected)}`,
+    );
   }
 }
 
 /** A staged turn result (§12): shape, the turn it is staged for, identity, unique delegation ids. */
-function checkStagedResult(state: RunnerState, path: string, entry: ParsedValue, pathTurn: string | null): RunnerSection['staged'][number] {
+function checkStagedResult(
+  state: RunnerState,
+  path: string,
+  entry: ParsedValue,
+  pathTurn: string | null,
+): RunnerSection['staged'][number] {
   const at: PathSegment[] = ['files', path, 'data'];
   const data = jsonData(entry);
   const claimed = isJsonObject(data) && typeof data['turn_id'] === 'string' ? data['turn_id'] : null;
   const row = { path, turn_id: pathTurn, claimed_turn_id: claimed };
   if (pathTurn !== null && !state.active.has(pathTurn)) {
-    warn(state, 'runner.turn_not_active', ['files', path], `a turn result is staged for turn ${pathTurn}, which is not in state.active_turns`);
+    warn(
+      state,
+      'runner.turn_not_active',
+      ['files', path],
+      `a turn result is staged for turn ${pathTurn}, which is not in state.active_turns`,
+    );
   }
   if (data === undefined) return row;
   if (!isJsonObject(data)) {
@@ -173,10 +226,20 @@ function checkStagedResult(state: RunnerState, path: string, entry: ParsedValue,
   }
   checkShape(state, 'runner.turn_result_invalid', StagedTurnResultSchema, data, at, 'staged turn result');
   if (pathTurn !== null && claimed !== null && claimed !== pathTurn) {
-    warn(state, 'runner.turn_id_mismatch', [...at, 'turn_id'], `the turn result staged under turn ${pathTurn} claims turn_id ${quoted(claimed)}`);
+    warn(
+      state,
+      'runner.turn_id_mismatch',
+      [...at, 'turn_id'],
+      `the turn result staged under turn ${pathTurn} claims turn_id ${quoted(claimed)}`,
+    );
   }
   if (pathTurn === null && claimed !== null && !state.active.has(claimed)) {
-    warn(state, 'runner.turn_not_active', [...at, 'turn_id'], `the staged turn result is for turn ${claimed}, which is not in state.active_turns`);
+    warn(
+      state,
+      'runner.turn_not_active',
+      [...at, 'turn_id'],
+      `the staged turn result is for turn ${claimed}, which is not in state.active_turns`,
+    );
   }
   checkIdentity(state, data, at, pathTurn ?? claimed, 'the staged turn result', 'role');
   const delegations = data['delegations'];
@@ -185,7 +248,13 @@ function checkStagedResult(state: RunnerState, path: string, entry: ParsedValue,
     delegations.forEach((delegation, i) => {
       const id = isJsonObject(delegation) ? delegation['id'] : undefined;
       if (id === undefined) return;
-      if (seen.has(id)) warn(state, 'runner.delegation_id_duplicate', [...at, 'delegations', i, 'id'], `delegation id ${quoted(id)} is issued more than once`);
+      if (seen.has(id))
+        warn(
+          state,
+          'runner.delegation_id_duplicate',
+          [...at, 'delegations', i, 'id'],
+          `delegation id ${quoted(id)} is issued more than once`,
+        );
       seen.add(id);
     });
   }
@@ -214,13 +283,23 @@ function checkDispatchIndex(state: RunnerState, path: string, entry: ParsedValue
     const listedAt = [...at, 'active_turns', turn];
     if (!state.active.has(turn)) {
       if (!state.finished.has(turn)) {
-        warn(state, 'runner.turn_not_active', listedAt, `the dispatch index lists turn ${turn}, which is neither in state.active_turns nor in history.jsonl`);
+        warn(
+          state,
+          'runner.turn_not_active',
+          listedAt,
+          `the dispatch index lists turn ${turn}, which is neither in state.active_turns nor in history.jsonl`,
+        );
       }
       continue;
     }
     if (!isJsonObject(listed)) continue;
     if (typeof listed['turn_id'] === 'string' && listed['turn_id'] !== turn) {
-      warn(state, 'runner.turn_id_mismatch', [...listedAt, 'turn_id'], `the dispatch index entry for turn ${turn} claims turn_id ${quoted(listed['turn_id'])}`);
+      warn(
+        state,
+        'runner.turn_id_mismatch',
+        [...listedAt, 'turn_id'],
+        `the dispatch index entry for turn ${turn} claims turn_id ${quoted(listed['turn_id'])}`,
+      );
     }
     checkIdentity(state, listed, listedAt, turn, `the dispatch index entry for turn ${turn}`, 'role');
   }
@@ -232,7 +311,12 @@ function checkBundle(state: RunnerState, turn: string, paths: readonly string[],
   const assignmentPath = `${TURNS_PREFIX}${turn}/ASSIGNMENT.json`;
   const anchor = paths.includes(assignmentPath) ? assignmentPath : paths[0]!;
   if (!state.active.has(turn)) {
-    warn(state, 'runner.turn_not_active', ['files', anchor], `a dispatch bundle exists for turn ${turn}, which is not in state.active_turns`);
+    warn(
+      state,
+      'runner.turn_not_active',
+      ['files', anchor],
+      `a dispatch bundle exists for turn ${turn}, which is not in state.active_turns`,
+    );
   }
   if (!paths.includes(assignmentPath)) return;
   const at: PathSegment[] = ['files', assignmentPath, 'data'];
@@ -244,7 +328,12 @@ function checkBundle(state: RunnerState, turn: string, paths: readonly string[],
   }
   checkShape(state, 'runner.dispatch_invalid', AssignmentSchema, data, at, 'ASSIGNMENT.json');
   if (typeof data['turn_id'] === 'string' && data['turn_id'] !== turn) {
-    warn(state, 'runner.turn_id_mismatch', [...at, 'turn_id'], `the assignment in the bundle of turn ${turn} claims turn_id ${quoted(data['turn_id'])}`);
+    warn(
+      state,
+      'runner.turn_id_mismatch',
+      [...at, 'turn_id'],
+      `the assignment in the bundle of turn ${turn} claims turn_id ${quoted(data['turn_id'])}`,
+    );
   }
   checkIdentity(state, data, at, turn, `the assignment of turn ${turn}`, 'role');
 }

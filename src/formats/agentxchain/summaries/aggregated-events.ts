@@ -11,7 +11,15 @@
 import { jsonDeepStrictEqual } from '../../../json/deep-equal.ts';
 import type { PathSegment } from '../../../report/path.ts';
 import { reportError, type CheckContext, type Scope } from '../context.ts';
-import { compareDefaultLocale, isJsonObject, jsString, path, prop, type ParsedObject, type ParsedValue } from '../js-semantics.ts';
+import {
+  compareDefaultLocale,
+  isJsonObject,
+  jsString,
+  path,
+  prop,
+  type ParsedObject,
+  type ParsedValue,
+} from '../js-semantics.ts';
 import { reconstruct, reportUnprocessable, UnprocessableValue } from '../unprocessable.ts';
 
 const EVENTS = '.agentxchain/events.jsonl';
@@ -38,7 +46,8 @@ function compareEvents(a: SourcedEvent, b: SourcedEvent): number {
 function unprintable(events: readonly SourcedEvent[], fields: readonly string[]): UnprocessableValue | undefined {
   for (const { event, origin } of events) {
     for (const field of fields) {
-      if (jsString(event[field]) === undefined) return new UnprocessableValue([...origin, field], 'cannot be converted to a string');
+      if (jsString(event[field]) === undefined)
+        return new UnprocessableValue([...origin, field], 'cannot be converted to a string');
     }
   }
   return undefined;
@@ -59,7 +68,10 @@ export function buildExpectedAggregatedEvents(repos: ParsedObject): Record<strin
     for (let index = 0; index < data.length; index++) {
       const event: ParsedValue = data[index];
       if (!isJsonObject(event)) continue;
-      events.push({ event: { ...event, repo_id: repoId }, origin: ['repos', repoId, 'export', 'files', EVENTS, 'data', index] });
+      events.push({
+        event: { ...event, repo_id: repoId },
+        origin: ['repos', repoId, 'export', 'files', EVENTS, 'data', index],
+      });
       contributing.add(repoId);
     }
   }
@@ -74,7 +86,9 @@ export function buildExpectedAggregatedEvents(repos: ParsedObject): Record<strin
     try {
       counts[type] = (counts[type] || 0) + 1;
     } catch (error) {
-      const culprit = events.find((sourced) => jsString(sourced.event['event_type'] || sourced.event['type']) === undefined);
+      const culprit = events.find(
+        (sourced) => jsString(sourced.event['event_type'] || sourced.event['type']) === undefined,
+      );
       if (culprit === undefined) throw error;
       const field = culprit.event['event_type'] ? 'event_type' : 'type';
       throw new UnprocessableValue([...culprit.origin, field], 'cannot be converted to a string');
@@ -89,10 +103,22 @@ export function buildExpectedAggregatedEvents(repos: ParsedObject): Record<strin
 }
 
 /** §8.7: checks the claimed aggregated events, if present, against the child exports. */
-export function verifyAggregatedEvents(context: CheckContext, scope: Scope, summary: ParsedValue, repos: ParsedObject): void {
+export function verifyAggregatedEvents(
+  context: CheckContext,
+  scope: Scope,
+  summary: ParsedValue,
+  repos: ParsedObject,
+): void {
   const claimed = prop(summary, 'aggregated_events');
   if (claimed === undefined || claimed === null) return;
-  const error = (field: string | null, message: string, code: 'agentxchain.summary_mismatch' | 'agentxchain.failed_repo_claimed' | 'agentxchain.summary_invalid' = 'agentxchain.summary_mismatch'): void => {
+  const error = (
+    field: string | null,
+    message: string,
+    code:
+      | 'agentxchain.summary_mismatch'
+      | 'agentxchain.failed_repo_claimed'
+      | 'agentxchain.summary_invalid' = 'agentxchain.summary_mismatch',
+  ): void => {
     const segments = field === null ? ['summary', 'aggregated_events'] : ['summary', 'aggregated_events', field];
     reportError(context, scope, code, segments.join('.'), segments, message);
   };
@@ -107,19 +133,34 @@ export function verifyAggregatedEvents(context: CheckContext, scope: Scope, summ
   for (const [repoId, entry] of Object.entries(repos)) {
     if (!isJsonObject(entry) || entry['ok'] !== false || withEvents === undefined || withEvents === null) continue;
     if (!Array.isArray(withEvents) && typeof withEvents !== 'string') {
-      reportUnprocessable(context, scope, ['summary', 'aggregated_events', 'repos_with_events'], 'must be an array or a string to be searched for failed repos');
+      reportUnprocessable(
+        context,
+        scope,
+        ['summary', 'aggregated_events', 'repos_with_events'],
+        'must be an array or a string to be searched for failed repos',
+      );
       break;
     }
     if (withEvents.includes(repoId)) {
-      error('repos_with_events', `cannot include repo "${repoId}" when repos.${repoId}.ok is false because no nested export proof is available`, 'agentxchain.failed_repo_claimed');
+      error(
+        'repos_with_events',
+        `cannot include repo "${repoId}" when repos.${repoId}.ok is false because no nested export proof is available`,
+        'agentxchain.failed_repo_claimed',
+      );
     }
   }
 
-  const built = reconstruct(context, scope, ['summary', 'aggregated_events'], 'summary.aggregated_events', () => buildExpectedAggregatedEvents(repos));
+  const built = reconstruct(context, scope, ['summary', 'aggregated_events'], 'summary.aggregated_events', () =>
+    buildExpectedAggregatedEvents(repos),
+  );
   if (built === undefined) return;
   const expected = built.value;
-  if (claimed['total_events'] !== expected['total_events']) error('total_events', 'must match reconstructed aggregated event count');
-  if (!jsonDeepStrictEqual(withEvents, expected['repos_with_events'])) error('repos_with_events', 'must match reconstructed contributing repo ids');
-  if (!jsonDeepStrictEqual(claimed['event_type_counts'], expected['event_type_counts'])) error('event_type_counts', 'must match reconstructed event type counts');
-  if (!jsonDeepStrictEqual(claimed['events'], expected['events'])) error('events', 'must match reconstructed sorted aggregated event list');
+  if (claimed['total_events'] !== expected['total_events'])
+    error('total_events', 'must match reconstructed aggregated event count');
+  if (!jsonDeepStrictEqual(withEvents, expected['repos_with_events']))
+    error('repos_with_events', 'must match reconstructed contributing repo ids');
+  if (!jsonDeepStrictEqual(claimed['event_type_counts'], expected['event_type_counts']))
+    error('event_type_counts', 'must match reconstructed event type counts');
+  if (!jsonDeepStrictEqual(claimed['events'], expected['events']))
+    error('events', 'must match reconstructed sorted aggregated event list');
 }

@@ -39,5 +39,6 @@ export function verifyDashboardSession(context: CheckContext, scope: Scope, summ
     if (url !== null) error('url', 'must be null when status is not_running');
     if (startedAt !== null) error('started_at', 'must be null when status is not_running');
   }
-  if (status === 'running' && !isPositiveInteger(pid)) error('pid', 'must be a positive integer when status is running');
+  if (status === 'running' && !isPositiveInteger(pid))
+    error('pid', 'must be a positive integer when status is running');
 }

@@ -36,11 +36,21 @@ export function buildExpectedDelegationSummary(files: ParsedValue): ExpectedDele
     const entry: ParsedValue = history[index];
     if (entry === null) throw new UnprocessableValue(at(index), 'is null');
     const issued = prop(entry, 'delegations_issued');
-    if (issued && Array.isArray(issued)) parents.set(prop(entry, 'turn_id'), { role: prop(entry, 'role'), issued, index });
+    if (issued && Array.isArray(issued))
+      parents.set(prop(entry, 'turn_id'), { role: prop(entry, 'role'), issued, index });
     const context = prop(entry, 'delegation_context');
-    if (context) children.set(prop(context, 'delegation_id'), { turn_id: prop(entry, 'turn_id'), status: prop(entry, 'status') || 'completed' });
+    if (context)
+      children.set(prop(context, 'delegation_id'), {
+        turn_id: prop(entry, 'turn_id'),
+        status: prop(entry, 'status') || 'completed',
+      });
     const review = prop(entry, 'delegation_review');
-    if (review) reviews.set(prop(review, 'parent_turn_id'), { turn_id: prop(entry, 'turn_id'), results: prop(review, 'results') || [], index });
+    if (review)
+      reviews.set(prop(review, 'parent_turn_id'), {
+        turn_id: prop(entry, 'turn_id'),
+        results: prop(review, 'results') || [],
+        index,
+      });
   }
 
   let total = 0;
@@ -53,7 +63,8 @@ export function buildExpectedDelegationSummary(files: ParsedValue): ExpectedDele
       const results = review.results;
       const resultsAt = at(review.index, 'delegation_review', 'results');
       // `for…of` over a truthy value: arrays and strings iterate, anything else throws (crash site 5, §9).
-      if (!Array.isArray(results) && typeof results !== 'string') throw new UnprocessableValue(resultsAt, 'is not iterable');
+      if (!Array.isArray(results) && typeof results !== 'string')
+        throw new UnprocessableValue(resultsAt, 'is not iterable');
       let k = 0;
       for (const result of results as Iterable<unknown>) {
         if (result === null) throw new UnprocessableValue([...resultsAt, k], 'is null');
@@ -98,9 +109,16 @@ export function buildExpectedDelegationSummary(files: ParsedValue): ExpectedDele
 }
 
 /** §6.1: compares the claimed delegation summary with the reconstruction. */
-export function verifyDelegationSummary(context: CheckContext, scope: Scope, summary: ParsedObject, files: ParsedValue): void {
+export function verifyDelegationSummary(
+  context: CheckContext,
+  scope: Scope,
+  summary: ParsedObject,
+  files: ParsedValue,
+): void {
   const claimed = summary['delegation_summary'];
-  const built = reconstruct(context, scope, ['summary', 'delegation_summary'], 'summary.delegation_summary', () => buildExpectedDelegationSummary(files));
+  const built = reconstruct(context, scope, ['summary', 'delegation_summary'], 'summary.delegation_summary', () =>
+    buildExpectedDelegationSummary(files),
+  );
   if (built === undefined) return;
   const expected = built.value;
   const error = (field: string | null, message: string): void => {

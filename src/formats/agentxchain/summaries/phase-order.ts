@@ -41,7 +41,14 @@ export function verifyWorkflowPhaseOrder(context: CheckContext, scope: Scope, su
       continue;
     }
     if (seen.has(entry)) {
-      reportError(context, scope, 'agentxchain.summary_invalid', refPath, segments, `must not contain duplicate phase "${entry}"`);
+      reportError(
+        context,
+        scope,
+        'agentxchain.summary_invalid',
+        refPath,
+        segments,
+        `must not contain duplicate phase "${entry}"`,
+      );
       continue;
     }
     seen.add(entry);

@@ -100,11 +100,18 @@ export function buildExpectedRepoDecisions(files: ParsedValue, config: ParsedVal
       }
     });
     if (culprit === -1) throw error;
-    throw new UnprocessableValue(['files', REPO_DECISIONS, 'data', decisions.indexOf(active[culprit]), 'category'], 'cannot be converted to a string');
+    throw new UnprocessableValue(
+      ['files', REPO_DECISIONS, 'data', decisions.indexOf(active[culprit]), 'category'],
+      'cannot be converted to a string',
+    );
   }
   let highest: (typeof activeEntries)[number] | undefined;
   for (const entry of activeEntries) {
-    if (typeof entry.authority_level === 'number' && (highest === undefined || entry.authority_level > (highest.authority_level as number))) highest = entry;
+    if (
+      typeof entry.authority_level === 'number' &&
+      (highest === undefined || entry.authority_level > (highest.authority_level as number))
+    )
+      highest = entry;
   }
   return {
     total: decisions.length,
@@ -133,10 +140,18 @@ function hasRepoDecisionsFile(files: ParsedValue): boolean {
 }
 
 /** §6.2: compares the claimed repo-decision summary with the reconstruction. */
-export function verifyRepoDecisions(context: CheckContext, scope: Scope, summary: ParsedObject, files: ParsedValue, config: ParsedValue): void {
+export function verifyRepoDecisions(
+  context: CheckContext,
+  scope: Scope,
+  summary: ParsedObject,
+  files: ParsedValue,
+  config: ParsedValue,
+): void {
   const claimed = summary['repo_decisions'];
   const hasFile = hasRepoDecisionsFile(files);
-  const built = reconstruct(context, scope, ['summary', 'repo_decisions'], 'summary.repo_decisions', () => buildExpectedRepoDecisions(files, config || null));
+  const built = reconstruct(context, scope, ['summary', 'repo_decisions'], 'summary.repo_decisions', () =>
+    buildExpectedRepoDecisions(files, config || null),
+  );
   if (built === undefined) return;
   const expected = built.value;
   const error = (field: string | null, message: string): void => {
@@ -162,9 +177,12 @@ export function verifyRepoDecisions(context: CheckContext, scope: Scope, summary
     return;
   }
   if (prop(claimed, 'total') !== expected.total) error('total', 'must match reconstructed repo decision count');
-  if (prop(claimed, 'active_count') !== expected.active_count) error('active_count', 'must match reconstructed active count');
-  if (prop(claimed, 'overridden_count') !== expected.overridden_count) error('overridden_count', 'must match reconstructed overridden count');
-  if (!jsonDeepStrictEqual(prop(claimed, 'active'), expected.active)) error('active', 'must match reconstructed active decisions from repo-decisions.jsonl');
+  if (prop(claimed, 'active_count') !== expected.active_count)
+    error('active_count', 'must match reconstructed active count');
+  if (prop(claimed, 'overridden_count') !== expected.overridden_count)
+    error('overridden_count', 'must match reconstructed overridden count');
+  if (!jsonDeepStrictEqual(prop(claimed, 'active'), expected.active))
+    error('active', 'must match reconstructed active decisions from repo-decisions.jsonl');
   if (!jsonDeepStrictEqual(prop(claimed, 'overridden'), expected.overridden)) {
     error('overridden', 'must match reconstructed overridden decisions from repo-decisions.jsonl');
   }

@@ -31,6 +31,7 @@ import { isStreamed } from './signed-document.ts';
 import { PYTHON_NESTING_LIMIT } from './options.ts';
 import { pythonRepr } from '../../json/python.ts';
 import { subscriptTypeError } from './python-ops.ts';
+import { HEADER_FIELDS } from './header.ts';
 
 /** Zaxy's disclosure-time selector (its `ExportSelector` axes that `entry_matches` reads). */
 export interface DisclosureSelector {
@@ -66,17 +67,11 @@ export interface DiscloseOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Header fields copied into a subset, in Zaxy's order (docs/zaxy.md, 'Disclosed subset'). */
-const SUBSET_FIELDS = [
-  'version',
-  'algorithm',
-  'public_key',
-  'session_id',
-  'created_at',
-  'nonce',
-  'merkle_root',
-  'signature',
-] as const;
+/**
+ * Header fields copied into a subset, in Zaxy's order (docs/zaxy.md, 'Disclosed subset'): the
+ * signed header, then its signature.
+ */
+const SUBSET_FIELDS = [...HEADER_FIELDS, 'signature'] as const;
 
 /**
  * Builds the disclosed subset of a signed bundle. Hostile or unusable bundles give

@@ -444,6 +444,9 @@ const HEX_VALUES: Int8Array = /* @__PURE__ */ (() => {
   return table;
 })();
 
+/** The bytes of the shortest step of the common proof shape, `["<64 hex>","L"]`. */
+const PLAIN_STEP_MIN_BYTES = 72;
+
 /**
  * The common proof shape, read straight from the tape: a list of `[<64 lowercase hex>, "L"|"R"]`
  * pairs (what Zaxy writes), its siblings decoded back to back for `rootFromPackedProof`. Returns
@@ -461,6 +464,9 @@ function foldPlainProof(
 ): Uint8Array | undefined {
   if (!isArrayNode(tape, proofSlot)) return undefined;
   const count = childCount(tape, proofSlot);
+  // A step of this shape takes at least `["<64 hex>","L"]` (72 bytes): more steps than the document
+  // could hold are some other shape, left to the general path before 32 bytes a step are allocated.
+  if (count * PLAIN_STEP_MIN_BYTES > bytes.length) return undefined;
   const siblings = new Uint8Array(32 * count);
   let sides = '';
   for (let k = 0, step = firstChild(proofSlot); k < count; k++, step = nextSlot(tape, step)) {

@@ -7,6 +7,32 @@ import { readFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The demo's Content-Security-Policy (README.md, 'Demo'): its own files only, WebAssembly
+ * compilation allowed (the default SHA-256), nothing inline. The page carries it as a meta tag, so
+ * any static host enforces it, and the dev server and `vite preview` also send it as a header.
+ * In development Vite's client connects back over a WebSocket to the same host and port, which
+ * `'self'` allows.
+ */
+export const DEMO_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+
+/** Puts the policy in the page itself, first in `<head>`, so it governs everything the page loads. */
+function cspMetaTag(): Plugin {
+  return {
+    name: 'verify-export:csp-meta-tag',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: () => [
+        {
+          tag: 'meta',
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: DEMO_CSP },
+          injectTo: 'head-prepend',
+        },
+      ],
+    },
+  };
+}
+
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 const demoRoot = fileURLToPath(new URL('./demo', import.meta.url));
 
@@ -41,13 +67,14 @@ function gzipSamplesAsBytes(): Plugin {
 
 export default defineConfig({
   root: demoRoot,
-  plugins: [gzipSamplesAsBytes()],
+  plugins: [gzipSamplesAsBytes(), cspMetaTag()],
   base: './',
   server: {
     host: '127.0.0.1',
     fs: { allow: [projectRoot] },
+    headers: { 'Content-Security-Policy': DEMO_CSP },
   },
-  preview: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1', headers: { 'Content-Security-Policy': DEMO_CSP } },
   // The demo runs the TypeScript sources: the package's `#sha256` import names them under this
   // condition (build/build.mjs), and the compiled dist/ otherwise.
   resolve: { conditions: ['verify-export-source', ...defaultClientConditions] },

@@ -63,7 +63,7 @@ row(
 
 for (const [label, options] of [
   ['verify decompressed, node:crypto SHA-256', { sha256: nodeSha256 }],
-  ['verify decompressed, default hash-wasm', {}],
+  ['verify decompressed, default SHA-256 (WebCrypto, hash-wasm)', {}],
   ['verify .gz end to end, node:crypto SHA-256', { sha256: nodeSha256 }],
 ] as const) {
   const times: number[] = [];
@@ -100,7 +100,7 @@ if (existsSync('/usr/bin/time')) {
     cpu.push((user! + system!) * 1000);
   }
   console.log(
-    `  CLI process (--compat agentxchain --format json, .gz): ${median(walls).toFixed(0)} ms wall (CPU ${median(cpu).toFixed(0)} ms), ${median(rss).toFixed(0)} MB peak RSS (target ≤ 500 ms, ≤ 200 MB)`,
+    `  CLI process (--compat agentxchain --format json, .gz): ${median(walls).toFixed(0)} ms wall (CPU ${median(cpu).toFixed(0)} ms), ${median(rss).toFixed(0)} MB peak RSS (target ≤ 500 ms, ≤ 200 MB; stretch: ≤ 207 ms, 3× the reference CLI's ~0.62 s, and ≤ 100 MiB)`,
   );
 } else {
   console.log('  /usr/bin/time not found: CLI process not measured');
@@ -113,6 +113,7 @@ const bundle = await build({
       import { verifyAgentxchain } from './src/formats/agentxchain/index.ts';
       import { openInput } from './src/stream/open.ts';
       import { DEFAULT_LIMITS } from './src/limits.ts';
+      import { loadSha256 } from './wasm/sha256.ts';
       window.benchAgentxchain = async (url) => {
         const gz = new Uint8Array(await (await fetch(url)).arrayBuffer());
         // End to end first, on a fresh page as a user meets it: measured after the others, it
@@ -125,7 +126,10 @@ const bundle = await build({
         const t2 = performance.now();
         const onPlain = await verifyAgentxchain(plain, { name: 'large.json' });
         const t3 = performance.now();
-        return { verifyGz: t1 - t0, gunzip: t2 - t1, verifyPlain: t3 - t2, overall: [onPlain.overall, onGz.overall], bytes: plain.byteLength };
+        // The WASM SHA-256 injected: no WebCrypto bulk hashing (src/crypto/bulk-digest.ts).
+        const onWasm = await verifyAgentxchain(plain, { name: 'large.json', sha256: await loadSha256() });
+        const t4 = performance.now();
+        return { verifyGz: t1 - t0, gunzip: t2 - t1, verifyPlain: t3 - t2, verifyWasm: t4 - t3, overall: [onPlain.overall, onGz.overall, onWasm.overall], bytes: plain.byteLength };
       };`,
     resolveDir: PROJECT_ROOT,
     loader: 'ts',
@@ -149,7 +153,8 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage();
-  const origin = 'http://bench.invalid';
+  // localhost is a secure context, as the demo's and any https page's: crypto.subtle exists there.
+  const origin = 'http://localhost:8197';
   await page.route(`${origin}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === '/large.json.gz') return route.fulfill({ body: Buffer.from(gz), contentType: 'application/gzip' });
@@ -162,7 +167,7 @@ try {
   });
   await page.goto(`${origin}/`);
   await page.waitForFunction(() => 'benchAgentxchain' in window);
-  const runs: { gunzip: number; verifyPlain: number; verifyGz: number; overall: string[] }[] = [];
+  const runs: { gunzip: number; verifyPlain: number; verifyGz: number; verifyWasm: number; overall: string[] }[] = [];
   for (let i = 0; i < 3; i++) {
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => 'benchAgentxchain' in window);
@@ -178,10 +183,13 @@ try {
   }
   if (runs.some((run) => run.overall.some((o) => o !== 'pass')))
     throw new Error(`Chromium: expected pass, got ${JSON.stringify(runs)}`);
-  console.log('Chromium (fresh page per run, hash-wasm SHA-256, the default gunzip: native DecompressionStream):');
+  console.log(
+    'Chromium (fresh page per run, default SHA-256: WebCrypto for large contents, hash-wasm otherwise; native DecompressionStream):',
+  );
   row('verify .gz end to end (target ≤ 700 ms)', median(runs.map((r) => r.verifyGz)));
   row('gunzip (core stream, collected in one buffer)', median(runs.map((r) => r.gunzip)));
   row('verify decompressed', median(runs.map((r) => r.verifyPlain)));
+  row('verify decompressed, hash-wasm only (injected)', median(runs.map((r) => r.verifyWasm)));
 } finally {
   await browser.close();
 }

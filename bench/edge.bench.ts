@@ -13,10 +13,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
-import { startWorkerd } from '../test/runtimes/harness.ts';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { allFixtureCases, FORMATS, startWorkerd } from '../test/runtimes/harness.ts';
+import { exportWithFile } from '../test/runtimes/edge-artifacts.ts';
 import { BENCH_DATA, hasBenchFile, missingMessage } from './data.ts';
-import { DEFAULT_EDGE_RETAINED_BYTES } from '../src/edge/options.ts';
+import {
+  DEFAULT_EDGE_LIMITS,
+  DEFAULT_EDGE_RETAINED_BYTES,
+  DEFAULT_MAX_BODY_BYTES,
+  EDGE_REQUEST_BUDGET_BYTES,
+} from '../src/edge/options.ts';
 import { verify } from '../src/verify.ts';
 import { chunkedStream } from '../test/runtimes/chunked.ts';
 import { execStream } from '../test/runtimes/exec-stream.ts';
@@ -163,6 +169,8 @@ const nodeBaselineMb = Math.round(
   ),
 );
 
+if (filter.length === 0 || filter.includes('defaults')) await defaultsBench();
+
 console.log('file | overall (status) | wall | workerd peak (VmHWM) | baseline | Δ | Δ within 128 MB?');
 for (const artifact of ARTIFACTS) {
   if (filter.length > 0 && !filter.some((word) => artifact.file.includes(word))) continue;
@@ -172,7 +180,9 @@ for (const artifact of ARTIFACTS) {
     continue;
   }
   const body = readFileSync(path);
-  const workerd = await startWorkerd([{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB) } }]);
+  const workerd = await startWorkerd([
+    { name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB), MAX_BUFFERED_BYTES: String(512 * MiB) } },
+  ]);
   try {
     const baseline = workerd.peakBytes();
     const started = performance.now();
@@ -206,7 +216,7 @@ for (const artifact of ARTIFACTS) {
     if (artifact.wholeDocument) {
       // Under GC pressure (as under the isolate limit) the peak shows live memory, not lazy garbage.
       const pressed = await startWorkerd(
-        [{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB) } }],
+        [{ name: 'main', vars: { MAX_BODY_BYTES: String(512 * MiB), MAX_BUFFERED_BYTES: String(512 * MiB) } }],
         {},
         { v8Flags: ['--max-old-space-size=16'] },
       );
@@ -296,5 +306,147 @@ if (filter.length === 0 || filter.some((word) => 'synthetic'.includes(word))) {
     console.log(
       `Node, --max-old-space-size=32, ${mb(size)} MB: ${child.status === 0 ? child.stdout.trim() : `failed (${child.status ?? child.signal})`} in ${wall.toFixed(1)} s`,
     );
+  }
+}
+
+// ---- Under the edge's default limits (issue 15): one workerd, warmed, as a deployment runs. ----
+// (a) each request's peak: how far the workerd process's peak (VmHWM) rose above the peak before
+//     it, requests one at a time (an upper bound of what the request held: it also counts garbage
+//     V8 had not collected yet, and workerd's own buffers);
+// (b) the largest body of each format that verifies (a verdict, not a limit) with its peak within
+//     EDGE_REQUEST_BUDGET_BYTES, and how many such requests at once fit a 128 MB isolate;
+// (c) p99 latency with 16 and 64 concurrent clients, small fixtures mixed with few-MB artifacts.
+async function defaultsBench(): Promise<void> {
+  const budget = EDGE_REQUEST_BUDGET_BYTES;
+  console.log(
+    `\nedge defaults: maxBodyBytes ${mb(DEFAULT_MAX_BODY_BYTES)} MB, ${Object.entries(DEFAULT_EDGE_LIMITS)
+      .map(([name, value]) => `${name} ${mb(value as number)} MB`)
+      .join(', ')}; budget ${mb(budget)} MB per request`,
+  );
+  const workerd = await startWorkerd([{ name: 'main' }]);
+  const url = workerd.urls['main']!;
+  const send = async (body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>, name: string) => {
+    const response = await fetch(`${url}?name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    return { status: response.status, report: (await response.json()) as Report };
+  };
+  const measure = async (make: () => Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>, name: string) => {
+    const before = workerd.peakBytes();
+    const answer = await send(make(), name);
+    return { ...answer, growth: workerd.peakBytes() - before };
+  };
+  const fixtures = allFixtureCases();
+  try {
+    // Warm every format's path once (module compilation, first allocations).
+    for (const format of FORMATS) {
+      const fixture = fixtures.find((c) => c.format === format)!;
+      await send(new Uint8Array(readFileSync(fixture.path)), fixture.file);
+    }
+    await send(exportWithFile(9 * MiB), 'warm.json');
+
+    type Candidate = {
+      label: string;
+      name: string;
+      bytes: number;
+      make: () => Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+    };
+    const ladders: Record<string, Candidate[]> = {
+      agentxchain: [0.25, 1, 2, 3.1, 3.3].map((text) => {
+        const body = exportWithFile(text * MiB);
+        return { label: 'run export, one large file', name: 'export.json', bytes: body.byteLength, make: () => body };
+      }),
+      zaxy: ['zaxy--subset-1k-ml-dsa-65.json.gz', 'zaxy--bundle-100k-ml-dsa-65.json.gz']
+        .filter((file) => hasBenchFile(file))
+        .map((file) => {
+          const body = new Uint8Array(readFileSync(join(BENCH_DATA, file)));
+          return { label: file, name: file, bytes: gunzipSync(body).byteLength, make: () => body };
+        }),
+      'agent-history': [
+        'agent-history--real-impl-large-claude-20251120140203_e6bc06c4-20df-d128-be96-9316999fb887.ndjson.gz',
+        'agent-history--design-large.ndjson.gz',
+      ]
+        .filter((file) => hasBenchFile(file))
+        .map((file) => {
+          const body = new Uint8Array(readFileSync(join(BENCH_DATA, file)));
+          return { label: file, name: file, bytes: gunzipSync(body).byteLength, make: () => body };
+        }),
+      'codex-exec': [16, 64, 99].map((size) => ({
+        label: 'generated exec JSONL',
+        name: 'exec.jsonl',
+        bytes: size * MiB,
+        make: () => execStream(size * MiB),
+      })),
+    };
+    console.log(
+      '\n(a, b) one request at a time: format | body (decompressed) | status | verdict | peak rise | within budget',
+    );
+    const largest: Record<string, string> = {};
+    for (const [format, candidates] of Object.entries(ladders)) {
+      for (const candidate of candidates) {
+        const { status, report, growth } = await measure(candidate.make, candidate.name);
+        const verified = report.overall === 'pass' || report.overall === 'fail';
+        const within = growth <= budget;
+        console.log(
+          `${format} | ${mb(candidate.bytes)} MB ${candidate.label} | ${status} | ${report.overall} | ${mb(growth)} MB | ${within ? 'yes' : 'NO'}`,
+        );
+        if (verified && within) largest[format] = `${mb(candidate.bytes)} MB (${candidate.label})`;
+      }
+    }
+    console.log(`largest verified within ${mb(budget)} MB: ${JSON.stringify(largest)}`);
+
+    // How many of the largest AgentXchain requests the defaults allow fit one isolate at once
+    // (a fresh, warmed workerd each time: its peak only ever rises).
+    const largestExport = exportWithFile(3.1 * MiB);
+    for (const concurrent of [1, 2, 4, 8]) {
+      const fresh = await startWorkerd([{ name: 'main' }]);
+      try {
+        const post = () => fetch(fresh.urls['main']!, { method: 'POST', body: largestExport }).then((r) => r.text());
+        await post();
+        const before = fresh.peakBytes();
+        await Promise.all(Array.from({ length: concurrent }, post));
+        const growth = fresh.peakBytes() - before;
+        console.log(
+          `${concurrent} concurrent ${mb(largestExport.byteLength)} MB exports: peak rise ${mb(growth)} MB | ${growth <= ISOLATE_LIMIT ? 'fits' : 'OVER'} 128 MB`,
+        );
+      } finally {
+        await fresh.stop();
+      }
+    }
+
+    // (c) p99 latency: each client sends one artifact after another, 9 small fixtures to 1 of a few MB.
+    const small = fixtures.slice(0, 200).map((c) => ({ body: new Uint8Array(readFileSync(c.path)), name: c.file }));
+    const large = [
+      { body: exportWithFile(1.5 * MiB), name: 'export.json' },
+      { body: gzipSync(await new Response(execStream(4 * MiB)).arrayBuffer()), name: 'exec.jsonl.gz' },
+    ];
+    for (const clients of [16, 64]) {
+      const latencies: number[] = [];
+      let next = 0;
+      const total = clients * 12;
+      const before = workerd.peakBytes();
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (next < total) {
+            const index = next++;
+            const artifact = index % 10 === 9 ? large[index % large.length]! : small[index % small.length]!;
+            const sent = performance.now();
+            await send(new Uint8Array(artifact.body), artifact.name);
+            latencies.push(performance.now() - sent);
+          }
+        }),
+      );
+      latencies.sort((a, b) => a - b);
+      const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+      console.log(
+        `(c) ${clients} clients, ${total} requests (1 in 10 of a few MB): p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ` +
+          `${(total / ((performance.now() - started) / 1000)).toFixed(0)} req/s; peak rise ${mb(workerd.peakBytes() - before)} MB`,
+      );
+    }
+  } finally {
+    await workerd.stop();
   }
 }

@@ -10,7 +10,11 @@ import { verifyCommand } from './commands/verify.ts';
 type Command = (argv: readonly string[]) => Promise<number>;
 
 /** Subcommands other than `verify`, loaded when named. A file called like one is still verified as `./report`. */
-const SUBCOMMANDS: Record<string, () => Promise<Command>> = {};
+const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
+  markdown: async () => (await import('./commands/markdown.ts')).markdownCommand,
+  report: async () => (await import('./commands/report.ts')).reportCommand,
+  diff: async () => (await import('./commands/diff.ts')).diffCommand,
+};
 
 async function main(argv: readonly string[]): Promise<number> {
   const load = Object.hasOwn(SUBCOMMANDS, argv[0] ?? '') ? SUBCOMMANDS[argv[0]!] : undefined;

@@ -3,8 +3,11 @@
  * subcommand reads its inputs through here, so every limit applies the same way to each.
  * @module
  */
-import { type FileHandle, open } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { StreamProblem } from '../src/stream/problem.ts';
 
 /**
  * Files up to this size are read in one call (fastest for small files); larger ones are streamed,
@@ -28,31 +31,131 @@ export interface OpenedFile {
   close(): Promise<void>;
 }
 
+/** How to open an input. */
+export interface OpenInputOptions {
+  /**
+   * Stops waiting: an open or a read still pending when it aborts is abandoned (a FIFO with no
+   * writer, a device that never answers), and the stream fails with `input.aborted` and the
+   * signal's reason as its message, so the core reports it at once.
+   */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Operations abandoned on abort that have not settled yet (see `hasAbandonedReads`). */
+const abandoned = new Set<Promise<unknown>>();
+
+/**
+ * True while an open or read abandoned on abort is still pending: it occupies a thread of Node's
+ * pool, and neither the process nor a worker thread can end before it returns (a FIFO's is
+ * released, see `releaseFifo`; a device that never answers is not).
+ */
+export function hasAbandonedReads(): boolean {
+  return abandoned.size > 0;
+}
+
+/** Resolves once every abandoned open or read has returned, or after `ms`, whichever is first. */
+export async function abandonedReadsSettled(ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    Promise.all(abandoned),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref())),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * Releases an open or read of the FIFO at `path` that is waiting for a writer or for data: it
+ * opens the FIFO for writing without blocking (POSIX open(2): this succeeds while a reader has it
+ * open) and writes one byte, so the pending open or read returns; the byte is discarded with the
+ * abandoned read. Nothing happens for anything that is not a FIFO.
+ */
+async function releaseFifo(path: string): Promise<void> {
+  try {
+    if (!(await stat(path)).isFIFO()) return;
+    const writer = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    await writer.write(new Uint8Array(1)).catch(() => undefined);
+    await writer.close();
+  } catch {
+    // No reader left (the read returned meanwhile), or not ours to write: nothing to release.
+  }
+}
+
 /**
  * Opens the file first so an unreadable one fails with Node's own message
  * (`ENOENT: no such file or directory, open '<path>'`), as AgentXchain prints it. A large file
  * comes back as a Blob that streams it, whose size tells the core how much to expect (for
- * progress and for sizing its buffers).
+ * progress and for sizing its buffers). Anything that is not a regular file (a FIFO, a device,
+ * `/dev/stdin`) is streamed whatever size it reports: its size is no bound (`/dev/zero` reports
+ * 0), and the core counts every byte it reads against the limits.
  */
-export async function openFile(path: string): Promise<OpenedFile> {
-  const handle = await open(path, 'r');
-  let size: number;
+export async function openFile(path: string, options: OpenInputOptions = {}): Promise<OpenedFile> {
+  const { signal } = options;
+  const release = (): void => void releaseFifo(path);
+  const handle = await unlessAborted(open(path, 'r'), signal, release, (late) => void late.close());
+  let stat: Stats;
   try {
-    size = (await handle.stat()).size;
+    stat = await handle.stat();
   } catch (error) {
     await handle.close();
     throw error;
   }
-  if (size <= READ_WHOLE_BYTES) {
+  let closing: Promise<void> | undefined;
+  let reading: Promise<unknown> | undefined;
+  // A read abandoned on abort still holds the handle: close it once that read is over, without waiting for it.
+  const close = (): Promise<void> => {
+    closing ??= Promise.resolve(reading)
+      .catch(() => undefined)
+      .then(() => handle.close());
+    return signal?.aborted ? Promise.resolve() : closing;
+  };
+  const read = (chunk: Uint8Array): Promise<number> => {
+    const pending = handle.read(chunk, 0, chunk.byteLength, null).then((result) => result.bytesRead);
+    reading = pending;
+    return unlessAborted(pending, signal, release);
+  };
+  if (!stat.isFile()) return { input: fileChunks(read, close, signal), close };
+  if (stat.size <= READ_WHOLE_BYTES) {
     try {
       return { input: new Uint8Array(await handle.readFile()), close: async () => undefined };
     } finally {
       await handle.close();
     }
   }
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= handle.close());
-  return { input: new FileBlob(fileChunks(handle, close), size), close };
+  return { input: new FileBlob(fileChunks(read, close, signal), stat.size), close };
+}
+
+/**
+ * `operation`, or a rejection with the signal's reason as soon as it aborts. An abandoned
+ * operation is counted until it settles; `release` is called to make it return, and `discard`
+ * receives its late result.
+ */
+function unlessAborted<T>(
+  operation: Promise<T>,
+  signal: AbortSignal | undefined,
+  release?: () => void,
+  discard?: (late: T) => void,
+): Promise<T> {
+  if (signal === undefined) return operation;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      const settling = operation.then(discard, () => undefined).finally(() => abandoned.delete(settling));
+      abandoned.add(settling);
+      release?.();
+      reject(abortProblem(signal));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    operation.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
+
+/** The core's `input.aborted`, with the signal's reason (the CLI's says which timeout ran out). */
+function abortProblem(signal: AbortSignal): StreamProblem {
+  const reason: unknown = signal.reason;
+  return new StreamProblem('input.aborted', reason instanceof Error ? reason.message : 'verification was aborted');
 }
 
 /**
@@ -80,17 +183,21 @@ class FileBlob extends Blob {
   }
 }
 
-/** The file's bytes in READ_CHUNK_BYTES pieces; the file is closed at the end or on cancel. */
-function fileChunks(handle: FileHandle, close: () => Promise<void>): ReadableStream<Uint8Array<ArrayBuffer>> {
+/** The file's bytes in READ_CHUNK_BYTES pieces; the file is closed at the end, on cancel or on abort. */
+function fileChunks(
+  read: (chunk: Uint8Array) => Promise<number>,
+  close: () => Promise<void>,
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
     async pull(controller) {
       try {
         const chunk = new Uint8Array(READ_CHUNK_BYTES);
-        const { bytesRead } = await handle.read(chunk, 0, chunk.byteLength, null);
+        const bytesRead = await read(chunk);
         if (bytesRead > 0) return controller.enqueue(chunk.subarray(0, bytesRead));
         controller.close();
       } catch (error) {
-        controller.error(error);
+        controller.error(signal?.aborted ? abortProblem(signal) : error);
       }
       await close();
     },
@@ -98,7 +205,27 @@ function fileChunks(handle: FileHandle, close: () => Promise<void>): ReadableStr
   });
 }
 
-/** Standard input as a stream; nothing to close. */
-export function openStdin(): OpenedFile {
-  return { input: Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, close: async () => undefined };
+/**
+ * Standard input as a stream; nothing to close. With a signal, a stdin that stays open and
+ * silent fails with `input.aborted` when it aborts, and is let go.
+ */
+export function openStdin(options: OpenInputOptions = {}): OpenedFile {
+  const stdin = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
+  const { signal } = options;
+  if (signal === undefined) return { input: stdin, close: async () => undefined };
+  const reader = stdin.getReader();
+  const input = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await unlessAborted(reader.read(), signal);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(signal.aborted ? abortProblem(signal) : error);
+        if (signal.aborted) process.stdin.destroy();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { input, close: async () => undefined };
 }

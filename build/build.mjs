@@ -2,7 +2,8 @@
 // `npm pack` through prepack):
 // - dist/src, dist/components, dist/wasm: the library compiled by tsc (ESM .js, .d.ts, source
 //   maps), with hash-wasm's SHA-256 module as dist/wasm/generated/sha256.wasm;
-// - dist/cli.js and dist/sha256-worker.js: the Node CLI, bundled so that start-up is one read;
+// - dist/cli.js, dist/sha256-worker.js and dist/pool-worker.js: the Node CLI and its threads,
+//   bundled so that start-up is one read;
 // - dist/cdn/: the element with every dependency bundled, for a page without a bundler;
 // - dist/custom-elements.json: the Custom Elements Manifest;
 // - dist/worker/: the edge worker bundled for the local workerd (`npm run edge`, tests; not shipped).
@@ -46,11 +47,18 @@ function pointWorkerUrlAtJs(file) {
   writeFileSync(file, source.replace(pattern, "new URL('./verify-worker.js', import.meta.url)"));
 }
 
-/** The Node CLI and its hashing thread, each one file. */
+/** Subcommands the CLI loads only when named (bin/cli.ts), each bundled into its own file. */
+const SUBCOMMANDS = ['report', 'diff', 'markdown'];
+
+/**
+ * The Node CLI, its hashing thread, its verifying thread (--jobs) and its subcommands, each one
+ * file. Without code splitting: `verify-export <file>` reads one file at start-up. The subcommands'
+ * code (the governance report, the diff, the markdown renderer) stays out of that file; bin/cli.ts
+ * imports each by its source path, which this build points at the subcommand's own bundle.
+ */
 async function buildCli() {
-  await build({
+  const common = {
     absWorkingDir: PROJECT_ROOT,
-    entryPoints: { cli: 'bin/cli.ts', 'sha256-worker': 'bin/sha256-worker.ts' },
     outdir: DIST,
     bundle: true,
     platform: 'node',
@@ -62,8 +70,25 @@ async function buildCli() {
     mainFields: ['module', 'main'],
     sourcemap: 'linked',
     logLevel: 'warning',
-    // The core imports format modules lazily; one file keeps CLI start-up to a single read.
     splitting: false,
+  };
+  const subcommandBundles = {
+    name: 'subcommand-bundles',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/commands\/[a-z]+\.ts$/ }, (args) => {
+        const name = /([a-z]+)\.ts$/.exec(args.path)[1];
+        return SUBCOMMANDS.includes(name) ? { path: `./cli-${name}.js`, external: true } : undefined;
+      });
+    },
+  };
+  await build({
+    ...common,
+    entryPoints: { cli: 'bin/cli.ts', 'sha256-worker': 'bin/sha256-worker.ts', 'pool-worker': 'bin/pool-worker.ts' },
+    plugins: [subcommandBundles],
+  });
+  await build({
+    ...common,
+    entryPoints: Object.fromEntries(SUBCOMMANDS.map((name) => [`cli-${name}`, `bin/commands/${name}.ts`])),
   });
 }
 

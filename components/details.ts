@@ -22,6 +22,18 @@ export function text(value: unknown, max = MAX_SHOWN_CHARS): string | undefined 
   return undefined;
 }
 
+/** What a missing fact shows as. */
+export const DASH = '–';
+
+/**
+ * A fact as shown: "–" when it is missing, `null` or empty.
+ * @example
+ * show(null); // '–'
+ */
+export function show(value: string | number | null | undefined): string {
+  return value === undefined || value === null || value === '' ? DASH : String(value);
+}
+
 /** An entry of a Zaxy bundle as the disclosure picker sees it. */
 export interface ZaxyEntry {
   /** Position in the bundle's `entries` (what disclosure selects by). */

@@ -2,15 +2,18 @@
  * How a `Report` is shown: the verdict sentence, the four dimensions, findings grouped by path,
  * then the format's own facts. Pure template functions over the report, loaded by the element
  * only once a verification starts (the shell stays small). Every artifact-derived string goes
- * through a Lit text binding, never `unsafeHTML`, so a file path like `<img onerror=…>` stays text.
+ * through a Lit text binding, never `unsafeHTML`, so a file path like `<img onerror=…>` stays text, and
+ * through `visibleText`, so bidi controls in it are shown, not obeyed (`x\u202Eexe.txt` is not "txt.exe").
  * @module
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DimensionVerdict, Verdicts } from '../src/report/types.ts';
-import { text, zaxyEntries } from './details.ts';
+import { zaxyEntries } from './details.ts';
 import { matchingPositions } from './disclosure.ts';
 import { formatBytes } from './format.ts';
 import { moreRows, renderFormatDetails, visibleRows, type ViewState, type ViewUi } from './format-views.ts';
+export { loadFormatView } from './format-views.ts';
+import { visibleString, visibleText } from './visible-text.ts';
 import type { Finding, Report } from '../src/report.ts';
 
 /** What the report view needs from its element: its view state (tables, disclosure) and three actions. */
@@ -49,10 +52,12 @@ export function renderReport(report: Report, host: ReportHost): TemplateResult {
     verifySubset: () => host.verifySubset(),
     showProof: (row: number) => host.updateView({ proofRow: row }),
     expand: (table: string) => host.updateView({ expanded: new Set([...host.view.expanded, table]) }),
+    rows: (table, rows) => visibleRows(ui, table, rows),
+    more: (table, total, what) => moreRows(ui, table, total, what),
   };
   return html`<p part="meta" class="meta">
-      <code>${text(report.input)}</code> ·
-      ${report.format ?? 'unknown format'}${report.kind ? ` (${text(report.kind, 100)})` : ''} ·
+      <code>${visibleText(report.input)}</code> ·
+      ${report.format ?? 'unknown format'}${report.kind ? ` (${visibleString(report.kind, 100)})` : ''} ·
       ${formatBytes(report.stats.bytes_read)} · ${Math.round(report.stats.duration_ms)} ms
     </p>
     ${renderDimensions(report)} ${renderNotChecked(report)} ${renderFindings(report, ui)}
@@ -105,7 +110,7 @@ export function verdictSentence(report: Report): string {
     }
     case 'error': {
       const first = report.findings.find((finding) => finding.severity === 'error');
-      return `Error: could not verify this ${label}${first ? `: ${text(first.message, 300) ?? ''}` : '.'}`;
+      return `Error: could not verify this ${label}${first ? `: ${visibleString(first.message, 300) ?? ''}` : '.'}`;
     }
   }
 }
@@ -170,19 +175,19 @@ export function renderFindings(report: Report, ui: ViewUi): TemplateResult | typ
       ${visibleRows(ui, 'findings', groups).map(
         ([path, findings]) =>
           html`<li class="group">
-            <code class="path">${text(path)}</code>
+            <code class="path">${visibleText(path)}</code>
             <ul>
               ${findings.map(
                 (finding) =>
                   html`<li class="finding" data-severity=${finding.severity}>
                     <span class="severity">${finding.severity}</span>
                     <code class="code">${finding.code}</code>
-                    <span class="message">${text(finding.message)}</span>
+                    <span class="message">${visibleText(finding.message)}</span>
                     ${
                       finding.expected !== undefined || finding.actual !== undefined
                         ? html`<div class="evidence">
-                            ${finding.expected !== undefined ? html`<span>expected <code>${text(finding.expected, 200)}</code></span>` : nothing}
-                            ${finding.actual !== undefined ? html`<span>found <code>${text(finding.actual, 200)}</code></span>` : nothing}
+                            ${finding.expected !== undefined ? html`<span>expected <code>${visibleText(finding.expected, { max: 200 })}</code></span>` : nothing}
+                            ${finding.actual !== undefined ? html`<span>found <code>${visibleText(finding.actual, { max: 200 })}</code></span>` : nothing}
                           </div>`
                         : nothing
                     }

@@ -7,6 +7,8 @@
 import type { Limits } from '../src/limits.ts';
 import type { FromWorker, ToWorker, WorkerSource, WorkerVerifyOptions } from './worker-protocol.ts';
 import type { Report } from '../src/report.ts';
+import type { Comparison, RunReport } from './run-view/types.ts';
+import type { InspectPage, InspectRequest } from '../src/inspect/types.ts';
 
 /** How long a cancelled job may take to acknowledge before its worker is terminated. */
 const CANCEL_GRACE_MS = 500;
@@ -19,21 +21,40 @@ export interface RunOptions {
 export interface VerifierClient {
   /** Verifies in the worker; rejects with an `AbortError` DOMException when `signal` aborts. */
   verify(source: WorkerSource, options: WorkerVerifyOptions, run?: RunOptions): Promise<Report>;
-  /** Builds a disclosed Zaxy subset of the entries at `indices`; resolves to its JSON text. */
+  /**
+   * Builds a disclosed Zaxy subset of the entries at `indices`; resolves to its JSON text. With
+   * `verified` (a report this client made), the worker reads the bytes it verified, not `source`.
+   */
   disclose(
     source: WorkerSource,
     indices: readonly number[],
     limits?: Partial<Limits>,
     run?: RunOptions,
+    verified?: Report,
   ): Promise<string>;
+  /**
+   * A page of view models from the bytes that made `verified` (a report this client made; `view`:
+   * the format's view name). Rejects when a newer verification replaced those bytes in the worker
+   * (a view left from an earlier report never gets pages of a newer one).
+   */
+  inspect(verified: Report, request: InspectRequest, view?: string, run?: RunOptions): Promise<InspectPage<unknown>>;
+  /**
+   * The governance report of an export this client verified (the worker kept it; the last
+   * AgentXchain export that passed only). `now` pins the report's clock (ms since the epoch).
+   */
+  runReport(verified: Report, now?: number, run?: RunOptions): Promise<RunReport>;
+  /** The diff of an export this client verified (left) against `right`. */
+  compare(verified: Report, right: WorkerSource, rightName: string, run?: RunOptions): Promise<Comparison>;
   /** Resolves once no job is in flight (cancelled jobs acknowledged or their worker terminated). */
   idle(): Promise<void>;
   /** Terminates the worker; pending jobs reject. */
   dispose(): void;
 }
 
+type Answer = Report | string | RunReport | Comparison | InspectPage<unknown>;
+
 interface Job {
-  readonly resolve: (value: Report | string) => void;
+  readonly resolve: (value: Answer) => void;
   readonly reject: (error: unknown) => void;
   readonly onProgress?: ((bytesRead: number, totalBytes?: number) => void) | undefined;
   /** Set once the caller gave up; later messages for the job are dropped. */
@@ -85,6 +106,8 @@ export function createVerifierClient(createWorker: () => Worker = startWorker): 
   let worker: Worker | undefined;
   let nextId = 1;
   const jobs = new Map<number, Job>();
+  /** The verify job behind each report, so `runReport` and `compare` can name it to the worker. */
+  const verifyJobs = new WeakMap<Report, number>();
   let idleWaiters: (() => void)[] = [];
 
   function settle(id: number): Job | undefined {
@@ -115,8 +138,12 @@ export function createVerifierClient(createWorker: () => Worker = startWorker): 
     }
     const job = settle(message.id);
     if (job === undefined) return;
-    if (message.type === 'result') job.resolve(message.report);
-    else if (message.type === 'disclosed') job.resolve(message.text);
+    if (message.type === 'result') {
+      verifyJobs.set(message.report, message.id);
+      job.resolve(message.report);
+    } else if (message.type === 'disclosed') job.resolve(message.text);
+    else if (message.type === 'run' || message.type === 'compared') job.resolve(message.value);
+    else if (message.type === 'inspected') job.resolve(message.page);
     else job.reject(message.aborted ? abortError() : new Error(message.message));
   }
 
@@ -134,12 +161,12 @@ export function createVerifierClient(createWorker: () => Worker = startWorker): 
     return started;
   }
 
-  function submit<T extends Report | string>(request: ToWorker, transfer: Transferable[], run: RunOptions): Promise<T> {
+  function submit<T extends Answer>(request: ToWorker, transfer: Transferable[], run: RunOptions): Promise<T> {
     const { signal, onProgress } = run;
     if (signal?.aborted) return Promise.reject(abortError());
     const target = ensureWorker();
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { resolve: resolve as (value: Report | string) => void, reject, onProgress, cancelled: false };
+      const job: Job = { resolve: resolve as (value: Answer) => void, reject, onProgress, cancelled: false };
       jobs.set(request.id, job);
       signal?.addEventListener(
         'abort',
@@ -163,16 +190,31 @@ export function createVerifierClient(createWorker: () => Worker = startWorker): 
       const id = nextId++;
       return submit<Report>({ type: 'verify', id, source, options }, transferList(source), run);
     },
-    disclose(source, indices, limits, run = {}) {
+    disclose(source, indices, limits, run = {}, verified) {
       const id = nextId++;
+      const of = verified === undefined ? undefined : verifyJobs.get(verified);
       const request: ToWorker = {
         type: 'disclose',
         id,
         source,
         indices: [...indices],
         ...(limits === undefined ? {} : { limits }),
+        ...(of === undefined ? {} : { of }),
       };
       return submit<string>(request, transferList(source), run);
+    },
+    inspect(verified, request, view, run = {}) {
+      const of = verifyJobs.get(verified) ?? 0;
+      const message: ToWorker = { type: 'inspect', id: nextId++, of, request, ...(view === undefined ? {} : { view }) };
+      return submit<InspectPage<unknown>>(message, [], run);
+    },
+    runReport(verified, now, run = {}) {
+      const request: ToWorker = { type: 'report', id: nextId++, of: verifyJobs.get(verified) ?? 0 };
+      return submit<RunReport>(now === undefined ? request : { ...request, now }, [], run);
+    },
+    compare(verified, right, rightName, run = {}) {
+      const request: ToWorker = { type: 'diff', id: nextId++, of: verifyJobs.get(verified) ?? 0, right, rightName };
+      return submit<Comparison>(request, transferList(right), run);
     },
     idle() {
       if (jobs.size === 0) return Promise.resolve();

@@ -13,6 +13,8 @@ import { EMPTY_FILTER, subsetFileName } from './disclosure.ts';
 import { formatBytes } from './format.ts';
 import type { ViewState } from './format-views.ts';
 import type { ReportHost } from './report-view.ts';
+import type { RunTabsHost, RunTabsState } from './run-view/index.ts';
+import type { ContentTabsState } from './content-tabs.ts';
 import { createVerifierClient, type VerifierClient } from './verify-client.ts';
 import { styles } from './verify-export.styles.ts';
 import type { WorkerSource } from './worker-protocol.ts';
@@ -61,6 +63,23 @@ function loadReportView(): Promise<ReportView> {
   return reportView;
 }
 
+/** The Run and Compare views, loaded once an AgentXchain export has passed. */
+type RunView = typeof import('./run-view/index.ts');
+let runView: Promise<RunView> | undefined;
+function loadRunView(): Promise<RunView> {
+  runView ??= import('./run-view/index.ts');
+  return runView;
+}
+
+/** The content tab (Transcript, Replay …), loaded once a report of a format with a content view is shown. */
+type ContentTabs = typeof import('./content-tabs.ts');
+let contentTabs: Promise<ContentTabs> | undefined;
+
+/** Whether the Run and Compare tabs are offered: an AgentXchain export that passed. */
+function hasRun(report: Report | undefined): report is Report {
+  return report?.format === 'agentxchain' && report.overall === 'pass';
+}
+
 /**
  * Verifies an AI-agent export artifact (AgentXchain, Zaxy, agent-history NDJSON, codex-exec
  * JSONL) in the page: nothing is uploaded. Verification runs in a module Web Worker.
@@ -75,6 +94,13 @@ function loadReportView(): Promise<ReportView> {
  * @fires verify-export:result - `detail`: the `Report` (also for a `fail` or `error` verdict).
  * @fires verify-export:error - `detail: { message, cancelled }` when no report could be made (cancelled, fetch failed,
  * bad options).
+ *
+ * An AgentXchain export that passes also gets a "Run" tab (its governance report, as
+ * `agentxchain report` makes it, with a Markdown download) and a "Compare" tab (its diff against a
+ * second export, as `agentxchain diff --export` makes it); dropping two files compares them.
+ * Beside "Verification", a tab shows what the artifact says, read from the verified bytes: "Files"
+ * (AgentXchain), "Entries" (Zaxy; its filters can tick the entries to disclose), "Transcript"
+ * (agent-history) or "Replay" (codex-exec). A click on a finding's path opens it there.
  *
  * @slot - Replaces the drop zone's prompt text.
  *
@@ -97,6 +123,15 @@ function loadReportView(): Promise<ReportView> {
  * @csspart disclose-button - The "Download subset" button.
  * @csspart download-link - The link to the made subset.
  * @csspart record-table - NDJSON records by type.
+ * @csspart tabs - The tabs: Verification, the content tab, and Run / Compare (AgentXchain).
+ * @csspart tab - One tab.
+ * @csspart run-view - The Run tab's panel: the governance report.
+ * @csspart report-download - The link that downloads the governance report as Markdown.
+ * @csspart compare-view - The Compare tab's panel.
+ * @csspart regressions - The diff's regressions, errors first.
+ * @csspart diff-download - The links that download the diff (JSON, text).
+ * @csspart content-view - The Files, Entries, Transcript or Replay tab's panel: what the artifact says,
+ * read from the verified bytes; a failed artifact stays readable under a red bar.
  *
  * @cssprop --verify-export-fg - Text colour.
  * @cssprop --verify-export-bg - Background colour.
@@ -122,10 +157,13 @@ export class VerifyExportElement extends LitElement {
     file: { attribute: false },
     bytes: { attribute: false },
     limits: { attribute: false },
+    now: { attribute: false },
     _source: { state: true },
     _progress: { state: true },
     _dragging: { state: true },
     _viewState: { state: true },
+    _runTabs: { state: true },
+    _content: { state: true },
   };
 
   /** URL of an artifact to fetch and verify (attribute `src`). Fetched inside the worker. */
@@ -142,14 +180,22 @@ export class VerifyExportElement extends LitElement {
   declare bytes: Uint8Array | ArrayBuffer | null;
   /** Overrides of the core's `DEFAULT_LIMITS`. */
   declare limits: Partial<Limits> | undefined;
+  /** Pins the clock the governance report reads (ms since the epoch); unset, the current time. */
+  declare now: number | undefined;
 
   declare private _source: Source | undefined;
   declare private _progress: Progress | undefined;
   declare private _dragging: boolean;
   declare private _viewState: ViewState;
+  declare private _runTabs: RunTabsState | undefined;
+  declare private _content: ContentTabsState | undefined;
+  private _contentTabs: ContentTabs | undefined;
 
   private _client: VerifierClient | undefined;
   private _reportView: ReportView | undefined;
+  private _runView: RunView | undefined;
+  /** The second of two dropped files, compared with the first once that one passes. */
+  private _pendingCompare: Blob | undefined;
 
   private readonly _task = new Task(this, {
     args: () => [this._source, this.kind, this.expectPublicKey, this.limits] as const,
@@ -170,7 +216,10 @@ export class VerifyExportElement extends LitElement {
         },
         { signal, onProgress: (bytesRead, totalBytes) => this._onProgress(bytesRead, totalBytes) },
       );
-      const [report] = await Promise.all([verifying, view]);
+      const [report, loaded] = await Promise.all([verifying, view]);
+      this._adopt((await loaded.loadFormatView(report))?.styleSheet);
+      if (hasRun(report)) await this._loadRunView();
+      else await this._loadContentTabs(report);
       return report;
     },
   });
@@ -186,6 +235,7 @@ export class VerifyExportElement extends LitElement {
     this.file = null;
     this.bytes = null;
     this.limits = undefined;
+    this.now = undefined;
     this._source = undefined;
     this._progress = undefined;
     this._dragging = false;
@@ -235,6 +285,10 @@ export class VerifyExportElement extends LitElement {
     const status = this._task.status;
     if (status === TaskStatus.COMPLETE && this._task.value !== this._announced) {
       this._announced = this._task.value;
+      const right = this._pendingCompare;
+      this._pendingCompare = undefined;
+      if (right !== undefined && this._runView && hasRun(this._task.value))
+        void this._runView.startCompare(this._runTabsHost(this._task.value), right);
       this._emit('verify-export:result', this._task.value);
     } else if (status === TaskStatus.ERROR && this._task.error !== this._announced) {
       this._announced = this._task.error;
@@ -247,7 +301,7 @@ export class VerifyExportElement extends LitElement {
     return html`
       ${this._renderDropZone(status !== TaskStatus.INITIAL)} ${this._renderVerdict()}
       ${status === TaskStatus.PENDING ? this._renderProgress() : nothing}
-      ${status === TaskStatus.COMPLETE && this._task.value && this._reportView ? this._reportView.renderReport(this._task.value, this._reportHost()) : nothing}
+      ${status === TaskStatus.COMPLETE && this._task.value && this._reportView ? this._renderReport(this._task.value, this._reportView) : nothing}
     `;
   }
 
@@ -288,16 +342,7 @@ export class VerifyExportElement extends LitElement {
         ? 'Cancelled: verification was stopped before it finished.'
         : `Error: could not verify: ${failure.message}`;
     }
-    const badge =
-      overall === 'pass'
-        ? 'PASS'
-        : overall === 'fail'
-          ? 'FAIL'
-          : overall === ''
-            ? ''
-            : overall === 'cancelled'
-              ? 'STOPPED'
-              : 'ERROR';
+    const badge = overall === 'cancelled' ? 'STOPPED' : overall.toUpperCase();
     return html`<p part="verdict" class="verdict" data-overall=${overall} role="status" aria-live="polite">
       ${badge ? html`<span class="badge"><span>${badge}</span></span> ` : nothing}${sentence}
     </p>`;
@@ -320,6 +365,66 @@ export class VerifyExportElement extends LitElement {
       >
       <button part="cancel-button" type="button" @click=${this._onCancel}>Cancel</button>
     </div>`;
+  }
+
+  private _renderReport(report: Report, view: ReportView): TemplateResult {
+    const verification = view.renderReport(report, this._reportHost());
+    if (hasRun(report) && this._runView) return this._runView.renderRunTabs(this._runTabsHost(report), verification);
+    const content = this._content;
+    return content?.report === report && this._contentTabs
+      ? this._contentTabs.renderContentTabs(
+          {
+            state: content,
+            current: () => this._content ?? content,
+            update: (state) => {
+              if (this._task.value === state.report) this._content = state;
+            },
+            inspect: (request) => this._client!.inspect(report, request),
+            tickEntries: (positions) => this._reportHost().updateView({ selected: new Set(positions) }),
+          },
+          verification,
+        )
+      : verification;
+  }
+
+  /** Loads the content tab's module (and adopts its styles) when the report's format has a view. */
+  private async _loadContentTabs(report: Report): Promise<void> {
+    this._content = undefined;
+    if (report.format === null) return;
+    contentTabs ??= import('./content-tabs.ts');
+    const loaded = (this._contentTabs = await contentTabs);
+    if (!loaded.hasContentView(report)) return;
+    this._content = { report, tab: 'verification' };
+    this._adopt(loaded.styles.styleSheet);
+  }
+
+  private async _loadRunView(): Promise<void> {
+    this._runView = await loadRunView();
+    this._runTabs ??= this._runView.INITIAL_RUN_TABS;
+    this._adopt(this._runView.styles.styleSheet);
+  }
+
+  /** Adds a lazily loaded view's styles to the shadow root (once). */
+  private _adopt(sheet: CSSStyleSheet | undefined): void {
+    const root = this.shadowRoot;
+    if (sheet && root && !root.adoptedStyleSheets.includes(sheet))
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  }
+
+  private _runTabsHost(report: Report): RunTabsHost {
+    const current = () => this._runTabs!;
+    return {
+      inputName: report.input,
+      get state() {
+        return current();
+      },
+      update: (patch) => {
+        if (this._task.value === report) this._runTabs = { ...current(), ...patch };
+      },
+      runReport: () => this._client!.runReport(report, this.now),
+      compare: (right, name) => this._client!.compare(report, { type: 'blob', blob: right }, name),
+      content: { report, inspect: (request) => this._client!.inspect(report, request) },
+    };
   }
 
   private _reportHost(): ReportHost {
@@ -347,7 +452,7 @@ export class VerifyExportElement extends LitElement {
     this._revokeDownload();
     this._viewState = { ...this._viewState, busy: true, message: undefined, download: undefined };
     try {
-      const text = await this._client.disclose(toWorkerSource(source), indices, this.limits);
+      const text = await this._client.disclose(toWorkerSource(source), indices, this.limits, {}, report);
       if (this._task.value !== report) return; // a newer verification replaced this report
       const name = subsetFileName(source.name);
       const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -371,6 +476,10 @@ export class VerifyExportElement extends LitElement {
   private _resetViewState(): void {
     this._revokeDownload();
     this._viewState = FRESH_VIEW_STATE;
+    if (this._runTabs && this._runView) {
+      this._runView.releaseRunTabs(this._runTabs);
+      this._runTabs = this._runView.INITIAL_RUN_TABS;
+    }
   }
 
   private _revokeDownload(): void {
@@ -408,6 +517,7 @@ export class VerifyExportElement extends LitElement {
   private _onPicked(event: Event): void {
     const input = event.target as HTMLInputElement;
     const picked = input.files?.[0];
+    this._pendingCompare = undefined;
     if (picked !== undefined) this.file = picked;
     input.value = ''; // picking the same file again re-verifies it
   }
@@ -425,8 +535,10 @@ export class VerifyExportElement extends LitElement {
   private _onDrop(event: DragEvent): void {
     event.preventDefault();
     this._dragging = false;
-    const dropped = event.dataTransfer?.files[0];
-    if (dropped !== undefined) this.file = dropped;
+    const dropped = event.dataTransfer?.files;
+    if (dropped?.[0] === undefined) return;
+    this._pendingCompare = dropped[1];
+    this.file = dropped[0];
   }
 
   private async _onCancel(): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * Styles of `<verify-export>`: everything themable goes through `--verify-export-*` custom
  * properties (light and dark defaults from `prefers-color-scheme`) and `::part()`s. Adopted as a
- * constructed stylesheet, so a strict CSP without `'unsafe-inline'` styles is fine.
+ * constructed stylesheet, so a strict CSP without `'unsafe-inline'` styles is fine. The Zaxy and
+ * stream details bring their own (`other-format-views.ts`), adopted with them.
  * @module
  */
 import { css } from 'lit';
@@ -51,6 +52,14 @@ export const styles = css`
     font-size: 0.9em;
     overflow-wrap: anywhere;
   }
+  /* A control character from the artifact, drawn as its name (components/visible-text.ts). */
+  .control {
+    border: 1px solid currentColor;
+    border-radius: 3px;
+    padding: 0 0.15em;
+    font: 0.7em var(--_mono);
+    color: var(--_error);
+  }
   button,
   input,
   select {
@@ -88,17 +97,6 @@ export const styles = css`
   button:disabled {
     opacity: 0.6;
     cursor: progress;
-  }
-  input[type='text'],
-  input[type='number'],
-  select {
-    border: 1px solid var(--_border);
-    background: var(--_bg);
-    border-radius: 6px;
-    padding: 0.2em 0.4em;
-  }
-  input[type='number'] {
-    width: 6em;
   }
   :focus-visible {
     outline: 2px solid var(--_accent);
@@ -336,9 +334,6 @@ export const styles = css`
     text-align: right;
     font-variant-numeric: tabular-nums;
   }
-  tr[aria-current='true'] {
-    background: color-mix(in srgb, var(--_accent) 10%, transparent);
-  }
   tr[data-status='mismatch'] td:last-child,
   tr[data-status='invalid'] td:last-child {
     color: var(--_fail);
@@ -348,38 +343,12 @@ export const styles = css`
     color: var(--_muted);
     font-size: 0.9em;
   }
-  .records {
-    max-width: 28em;
-    border: 1px solid var(--_border);
-  }
 
-  .disclosure {
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    padding: 0.6em 1em 0.8em;
-    margin: 1em 0;
-  }
-  .disclosure legend {
-    font-weight: 600;
-    padding: 0 0.3em;
-  }
-  .disclosure .hint {
-    margin: 0 0 0.6em;
-    color: var(--_muted);
-    font-size: 0.9em;
-  }
-  .filters,
   .actions {
     display: flex;
     flex-wrap: wrap;
     align-items: end;
     gap: 0.5em 0.8em;
-  }
-  .filters label {
-    display: flex;
-    flex-direction: column;
-    font-size: 0.85em;
-    color: var(--_muted);
   }
   .actions {
     margin-top: 0.7em;
@@ -387,64 +356,6 @@ export const styles = css`
   }
   .actions a {
     color: var(--_accent);
-  }
-
-  .proof-figure {
-    margin: 0.8em 0;
-  }
-  .proof {
-    width: 100%;
-    max-width: 380px;
-    height: auto;
-    display: block;
-  }
-  .proof .edge {
-    stroke: var(--_muted);
-    stroke-width: 1.5;
-  }
-  .proof .sibling-edge {
-    stroke-dasharray: 4 3;
-  }
-  .proof .node {
-    fill: var(--_accent);
-  }
-  .proof .sibling {
-    fill: var(--_surface);
-    stroke: var(--_border);
-  }
-  .proof .leaf {
-    fill: var(--_accent);
-  }
-  .proof .root {
-    fill: var(--_muted);
-  }
-  .proof .root[data-included='true'] {
-    fill: var(--_pass);
-  }
-  .proof .root[data-included='false'] {
-    fill: var(--_fail);
-  }
-  td[data-included='false'] {
-    color: var(--_fail);
-    font-weight: 600;
-  }
-  .proof text {
-    fill: var(--_fg);
-    font: 11px var(--_mono);
-  }
-  .proof .leaf + .label,
-  .proof .root + .label {
-    fill: #fff;
-    font-weight: 600;
-  }
-  .proof .side,
-  .proof .note {
-    fill: var(--_muted);
-  }
-  figcaption {
-    color: var(--_muted);
-    font-size: 0.85em;
-    max-width: 380px;
   }
 
   @media (prefers-reduced-motion: reduce) {

@@ -1,16 +1,21 @@
 /**
- * The verification worker behind `<verify-export>`: runs the core's `verify` (and, on request,
- * Zaxy's `discloseSubset`) off the main thread, so a 50 MB artifact never freezes the page.
- * Load it as a module worker; the protocol is in `worker-protocol.ts`.
+ * The verification worker behind `<verify-export>`: runs the core's `verify` off the main thread,
+ * so a 50 MB artifact never freezes the page. Load it as a module worker; the protocol is in
+ * `worker-protocol.ts`.
  *
  * The core already imports each format (and ML-DSA) on demand, so this module stays small: a page
- * that verifies an AgentXchain export never fetches the Zaxy or ML-DSA code.
+ * that verifies an AgentXchain export never fetches the Zaxy or ML-DSA code. Every other job (the
+ * governance report and the export diff of the Run and Compare tabs, the views' `inspect` pages, a
+ * Zaxy subset) is in `worker-jobs.ts`, imported when the first such job arrives; they read the
+ * input this worker kept from its verification (`verified-bytes.ts`).
  * @module
  */
 import { verify, type AutoVerifyOptions } from '../src/verify.ts';
-import type { Limits } from '../src/limits.ts';
 import type { VerifyInput } from '../src/stream/input.ts';
+import { resolveLimits } from '../src/limits.ts';
+import { keepWhileVerifying, type KeptInput, type Keeping } from './verified-bytes.ts';
 import type { FromWorker, ToWorker, WorkerSource, WorkerVerifyOptions } from './worker-protocol.ts';
+import type { JobContext, OtherJob } from './worker-jobs.ts';
 
 /** Progress messages are throttled to this interval (the first and the last always go out). */
 const PROGRESS_INTERVAL_MS = 50;
@@ -24,18 +29,23 @@ const scope = self as unknown as {
 /** Running jobs, so a `cancel` message can abort the core through its AbortSignal. */
 const running = new Map<number, AbortController>();
 
+/**
+ * The input the last verification read (`verified-bytes.ts`), for the `report`, `diff`, `disclose` and
+ * `inspect` jobs that name its verify job (`of`). The copy of a fetched body may still be arriving.
+ */
+let held: { readonly of: number; readonly kept: Promise<KeptInput | undefined> } | undefined;
+
 scope.addEventListener('message', (event) => {
   const message = event.data;
   switch (message.type) {
     case 'verify':
       void runVerify(message.id, message.source, message.options);
       break;
-    case 'disclose':
-      void runDisclose(message.id, message.source, message.indices, message.limits);
-      break;
     case 'cancel':
       running.get(message.id)?.abort();
       break;
+    default:
+      void runOther(message);
   }
 });
 
@@ -43,8 +53,12 @@ async function runVerify(id: number, source: WorkerSource, options: WorkerVerify
   const controller = new AbortController();
   running.set(id, controller);
   let lastProgressAt = -Infinity;
+  held = undefined;
+  let keeping: Keeping | undefined;
   try {
-    const input = await openSource(source, controller.signal);
+    // A fetched body is read once: a copy is kept while it streams into the verifier.
+    keeping = keepWhileVerifying(await openSource(source, controller.signal), options.limits);
+    const input = keeping.input;
     const report = await verify(input, {
       ...coreOptions(options),
       signal: controller.signal,
@@ -58,38 +72,54 @@ async function runVerify(id: number, source: WorkerSource, options: WorkerVerify
     if (controller.signal.aborted) {
       scope.postMessage({ type: 'failure', id, message: 'verification was cancelled', aborted: true });
     } else {
+      const from = keeping;
+      held = {
+        of: id,
+        kept: from.kept().then((kept) =>
+          kept === undefined
+            ? undefined
+            : {
+                of: id,
+                input: kept.input,
+                name: options.name,
+                format: report.format,
+                overall: report.overall,
+                complete: kept.complete,
+                limits: resolveLimits(options.limits),
+              },
+        ),
+      };
       scope.postMessage({ type: 'result', id, report });
+      return;
     }
+    keeping.stop();
   } catch (error) {
+    keeping?.stop();
     scope.postMessage({ type: 'failure', id, message: describe(error), aborted: controller.signal.aborted });
   } finally {
     running.delete(id);
   }
 }
 
-async function runDisclose(
-  id: number,
-  source: WorkerSource,
-  indices: readonly number[],
-  limits?: Partial<Limits>,
-): Promise<void> {
+/** What the other jobs read: the input verify job `of` kept, while it is the last verification. */
+const context: JobContext = {
+  async kept(of) {
+    return held !== undefined && held.of === of ? held.kept : undefined;
+  },
+  openSource,
+};
+
+/** Runs a `report`, `diff`, `inspect` or `disclose` job (`worker-jobs.ts`): one answer, or a `failure`. */
+async function runOther(job: OtherJob): Promise<void> {
   const controller = new AbortController();
-  running.set(id, controller);
+  running.set(job.id, controller);
   try {
-    const input = await openSource(source, controller.signal);
-    // Loaded only when a person asks for a subset (docs/zaxy.md, 'Selectors and disclosure': the
-    // core builds it).
-    const { discloseSubset } = await import('../src/formats/zaxy/disclose.ts');
-    const result = await discloseSubset(input, indices, {
-      signal: controller.signal,
-      ...(limits === undefined ? {} : { limits }),
-    });
-    if (!result.ok) throw new Error(result.reason);
-    scope.postMessage({ type: 'disclosed', id, text: result.json });
+    const { runJob } = await import('./worker-jobs.ts');
+    scope.postMessage(await runJob(job, context, controller.signal));
   } catch (error) {
-    scope.postMessage({ type: 'failure', id, message: describe(error), aborted: controller.signal.aborted });
+    scope.postMessage({ type: 'failure', id: job.id, message: describe(error), aborted: controller.signal.aborted });
   } finally {
-    running.delete(id);
+    running.delete(job.id);
   }
 }
 

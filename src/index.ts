@@ -12,6 +12,24 @@ export {
   toAgentxchainJson,
   type AgentxchainJson,
   type AgentxchainDetails,
+  reportAgentxchain,
+  agentxchainReportMarkdown,
+  agentxchainReportText,
+  agentxchainReportExitCode,
+  type AgentxchainReport,
+  type AgentxchainReportOptions,
+  type AgentxchainReportMode,
+  type AgentxchainPassReport,
+  type AgentxchainFailReport,
+  type AgentxchainErrorReport,
+  diffAgentxchain,
+  diffAgentxchainArtifacts,
+  agentxchainDiffText,
+  type AgentxchainDiffOptions,
+  type AgentxchainDiffMode,
+  type AgentxchainDiffResult,
+  type AgentxchainDiffRefusal,
+  type AgentxchainExportDiff,
 } from './formats/agentxchain/index.ts';
 export {
   verifyZaxy,
@@ -23,7 +41,16 @@ export {
   type ZaxyDetails,
 } from './formats/zaxy/index.ts';
 export type { ZaxyResult } from './formats/zaxy/compat.ts';
-export { verifyAgentHistory, type AgentHistoryDetails } from './formats/agent-history/index.ts';
+export {
+  verifyAgentHistory,
+  agentHistoryMarkdown,
+  type AgentHistoryDetails,
+  type AgentHistoryMarkdownOptions,
+  type AgentHistoryMarkdownResult,
+  type AgentHistoryMarkdownRendered,
+  type AgentHistoryMarkdownRefused,
+  type MarkdownLevel,
+} from './formats/agent-history/index.ts';
 export { verifyCodexExec, type CodexExecDetails } from './formats/codex-exec/index.ts';
 export { canonicalJson, type CanonicalResult } from './json/canonical.ts';
 export type { JsonValue, JsonObject, JsonArray } from './json/value.ts';

@@ -29,6 +29,12 @@ export interface Limits {
   readonly maxJsonDepth: number;
   /** Findings recorded before the rest are dropped (one `limit.findings` marks the cut). */
   readonly maxFindings: number;
+  /**
+   * Views of verified content (the component's worker): decompressed bytes kept after verifying,
+   * so views page out of them. Past it, the rest is not viewable (a view says so); the verdict
+   * never depends on it.
+   */
+  readonly maxInspectBytes: number;
 }
 
 const GiB = 1024 ** 3;
@@ -48,6 +54,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxLineBytes: 64 * MiB,
   maxJsonDepth: 1000,
   maxFindings: 1000,
+  maxInspectBytes: 256 * MiB,
 });
 
 /**

@@ -79,7 +79,7 @@ export async function resolveSha256(options: { readonly sha256?: Sha256 | undefi
  */
 export function recordThrown(collector: FindingCollector, error: unknown, path = '$'): void {
   if (isStreamProblem(error)) {
-    collector.add(error.code, path, error.message);
+    collector.add(error.code, error.path ?? path, error.message);
     return;
   }
   if (error instanceof Sha256Unavailable) {

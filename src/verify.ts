@@ -39,13 +39,13 @@ export async function verify(input: VerifyInput, options: AutoVerifyOptions = {}
   const format = kind === 'auto' ? detectFormat(context.opened.head) : kind;
   switch (format) {
     case 'agentxchain':
-      return (await import('./formats/agentxchain/index.ts')).verifyAgentxchain(context.opened, options);
+      return (await import('./formats/agentxchain/verify.ts')).verifyAgentxchain(context.opened, options);
     case 'zaxy':
-      return (await import('./formats/zaxy/index.ts')).verifyZaxy(context.opened, options);
+      return (await import('./formats/zaxy/verify.ts')).verifyZaxy(context.opened, options);
     case 'agent-history':
-      return (await import('./formats/agent-history/index.ts')).verifyAgentHistory(context.opened, options);
+      return (await import('./formats/agent-history/verify.ts')).verifyAgentHistory(context.opened, options);
     case 'codex-exec':
-      return (await import('./formats/codex-exec/index.ts')).verifyCodexExec(context.opened, options);
+      return (await import('./formats/codex-exec/verify.ts')).verifyCodexExec(context.opened, options);
     case null: {
       await context.opened.stream.cancel().catch(() => undefined);
       const { collector, opened } = context;

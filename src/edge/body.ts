@@ -16,22 +16,25 @@ export interface LingerBudget {
 
 /**
  * The request body, readable by the core, with what the core left unread kept for `linger`.
- * Cancelling `stream` does not cancel the upload: a server that answers (say, 413) and closes
- * while the client is still sending makes the client's TCP stack receive a reset, which throws
- * the answer away (workerd closes so once more than a little is unread). So the rest is read
- * and discarded, within a budget, while the answer goes out, as web servers' "lingering close"
- * does; workerd refuses reads once the answer is complete, hence inside the answer's lifetime.
+ * An answer given before the upload ended (a refusal before reading, a limit mid-body) must not
+ * close the connection while the client is still sending: the client's TCP stack then receives a
+ * reset, which throws the answer away ("write EPIPE" / "connection reset" in the client). Hosts
+ * read on for only a little: workerd's HTTP server (Cap'n Proto's KJ HTTP, `HttpServerSettings`
+ * `canceledUploadGraceBytes`, 64 KiB, and `canceledUploadGracePeriod`, 1 s) and Deno's hyper close
+ * once the handler stopped reading. So the rest is read and discarded here, within a budget, while
+ * the answer goes out, as web servers' "lingering close" does (nginx `lingering_close`); workerd
+ * refuses reads once the answer is complete, hence inside the answer's lifetime.
  */
 export class RequestBody {
   readonly stream: ReadableStream<Uint8Array>;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: BodyReader;
   /** The core's read in flight, if any: a reader serves one read at a time. */
   #pendingRead: Promise<unknown> = Promise.resolve();
   #ended = false;
   #abandoned = false;
 
   constructor(body: ReadableStream<Uint8Array>) {
-    this.#reader = body.getReader();
+    this.#reader = bodyReader(body);
     this.stream = new ReadableStream<Uint8Array>({
       pull: (controller) => this.#pull(controller),
       cancel: () => {
@@ -40,9 +43,9 @@ export class RequestBody {
     });
   }
 
-  /** True when the core stopped before the end of the upload (an early answer). */
+  /** True until the end of the upload was read: the answer is then an early one, which must linger. */
   get unread(): boolean {
-    return this.#abandoned && !this.#ended;
+    return !this.#ended;
   }
 
   /**
@@ -54,13 +57,13 @@ export class RequestBody {
     let discarded = 0;
     try {
       if ((await within(this.#pendingRead, budget.maxMs)) === 'timeout') return await this.#cancel();
-      while (!this.#ended && discarded <= budget.maxBytes) {
+      while (!this.#ended && discarded < budget.maxBytes) {
         const remaining = deadline - Date.now();
         if (remaining <= 0) break;
         const result = await within(this.#reader.read(), remaining);
         if (result === 'timeout') break;
-        if (result.done) this.#ended = true;
-        else discarded += result.value.byteLength;
+        if (result === undefined) this.#ended = true;
+        else discarded += result.byteLength;
       }
     } catch {
       // The client went away: nothing left to protect.
@@ -81,7 +84,7 @@ export class RequestBody {
   async #pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
     const read = this.#reader.read();
     this.#pendingRead = read.catch(() => undefined);
-    let result: ReadableStreamReadResult<Uint8Array>;
+    let result: Uint8Array | undefined;
     try {
       result = await read;
     } catch (error) {
@@ -90,13 +93,62 @@ export class RequestBody {
       controller.error(new StreamProblem('input.unreadable', `the request body could not be read: ${reason}`));
       return;
     }
-    if (result.done) {
+    if (result === undefined) {
       this.#ended = true;
       if (!this.#abandoned) controller.close();
     } else if (!this.#abandoned) {
-      controller.enqueue(result.value);
+      // A copy: the reader's buffer is read into again (a byte stream's), or is the host's own.
+      controller.enqueue(this.#reader.reused ? result.slice() : result);
     }
   }
+}
+
+/** Bytes asked of a byte stream per read. */
+const READ_BYTES = 64 * 1024;
+
+/** Reads a body: the next bytes (valid until the next read when `reused`), or undefined at its end. */
+interface BodyReader {
+  readonly reused: boolean;
+  read(): Promise<Uint8Array | undefined>;
+  cancel(): Promise<void>;
+}
+
+/**
+ * A reader of `body` that allocates nothing per read where it can: a byte stream (workerd's
+ * request body) is read into one buffer of our own, again and again. Its default reader would
+ * hand out a new 4 KiB buffer per read instead, and discarding a 99 MiB upload left 90 MiB of
+ * such buffers to a garbage collector that had no reason to run (V8 collects external memory
+ * lazily, after tens of MB).
+ */
+function bodyReader(body: ReadableStream<Uint8Array>): BodyReader {
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = body.getReader({ mode: 'byob' });
+  } catch {
+    // Not a byte stream: the default reader below.
+  }
+  if (byob !== undefined) {
+    const reader = byob;
+    let buffer = new ArrayBuffer(READ_BYTES);
+    return {
+      reused: true,
+      async read() {
+        const { done, value } = await reader.read(new Uint8Array(buffer));
+        if (value !== undefined) buffer = value.buffer as ArrayBuffer;
+        return done ? undefined : value;
+      },
+      cancel: () => reader.cancel(),
+    };
+  }
+  const reader = body.getReader();
+  return {
+    reused: false,
+    async read() {
+      const { done, value } = await reader.read();
+      return done ? undefined : value;
+    },
+    cancel: () => reader.cancel(),
+  };
 }
 
 /** `promise`'s value, or 'timeout' after `ms` (a read left pending ends with the reader's cancel). */

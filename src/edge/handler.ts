@@ -10,18 +10,19 @@ import { verify } from '../verify.ts';
 import type { FindingCode } from '../codes.ts';
 import { beginVerification, finishVerification } from '../verifier-lifecycle.ts';
 import { RequestBody, startsWithGzipMagic } from './body.ts';
-import { DEFAULT_EDGE_RETAINED_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_LINGER_MS, type EdgeOptions } from './options.ts';
+import { DEFAULT_EDGE_LIMITS, DEFAULT_MAX_BODY_BYTES, DEFAULT_LINGER_MS, type EdgeOptions } from './options.ts';
 import { isRefusal, readVerifyParams } from './request.ts';
 import {
   PREFLIGHT_HEADERS,
   corsHeaders,
   errorResponse,
   jsonResponse,
-  lingeringJsonResponse,
+  lingeringResponse,
   statusForReport,
   textResponse,
 } from './response.ts';
 import { USAGE } from './usage.ts';
+import type { Limits } from '../limits.ts';
 import type { Report } from '../report.ts';
 
 /**
@@ -39,15 +40,36 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
   const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
   if (!Number.isSafeInteger(lingerMs) || lingerMs < 0)
     throw new TypeError('options.lingerMs must be a non-negative integer');
-  const cors = corsHeaders(options.cors, request.headers.get('origin'));
+  const upload = request.body === null ? undefined : new RequestBody(request.body);
+  let response: Response;
+  try {
+    response = await answer(request, options, maxBodyBytes, upload);
+  } catch (error) {
+    await upload?.discard();
+    throw error;
+  }
+  if (upload === undefined || !upload.unread) return response;
+  // Answered before the upload ended (a refusal, a limit): keep reading the rest while the answer
+  // goes out, so the client is not reset before it can read it (see RequestBody).
+  const declaredLength = Number(request.headers.get('content-length') ?? Number.NaN);
+  const maxBytes = Number.isSafeInteger(declaredLength) && declaredLength >= 0 ? declaredLength : maxBodyBytes;
+  return lingeringResponse(response, () => upload.linger({ maxBytes, maxMs: lingerMs }));
+}
 
+/** The answer to `request`, reading the body from `upload` when it needs to. */
+async function answer(
+  request: Request,
+  options: EdgeOptions,
+  maxBodyBytes: number,
+  upload: RequestBody | undefined,
+): Promise<Response> {
+  const cors = corsHeaders(options.cors, request.headers.get('origin'));
   if (request.method === 'GET' || request.method === 'HEAD') {
     return textResponse(200, request.method === 'GET' ? USAGE : '', cors);
   }
   if (request.method === 'OPTIONS' && options.cors)
     return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS } });
   if (request.method !== 'POST') {
-    await discardBody(request);
     const allow = options.cors ? 'GET, HEAD, POST, OPTIONS' : 'GET, HEAD, POST';
     return errorResponse(
       405,
@@ -58,33 +80,21 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
   }
 
   const params = readVerifyParams(request);
-  if (isRefusal(params)) {
-    await discardBody(request);
-    return errorResponse(params.status, params.error, params.message, cors);
-  }
-  const limits = {
-    maxRetainedBytes: DEFAULT_EDGE_RETAINED_BYTES,
-    ...options.limits,
-    maxInputBytes: Math.min(options.limits?.maxInputBytes ?? Infinity, maxBodyBytes),
-  };
+  if (isRefusal(params)) return errorResponse(params.status, params.error, params.message, cors);
+  const limits = edgeLimits(options, maxBodyBytes);
 
-  // Content-Length first: refuse a declared oversize body without reading a byte of it.
+  // Content-Length first: refuse a declared oversize body without verifying a byte of it.
   const declaredLength = Number(request.headers.get('content-length') ?? Number.NaN);
   if (Number.isSafeInteger(declaredLength) && declaredLength > limits.maxInputBytes) {
-    await discardBody(request);
     const message = `request body of ${declaredLength} bytes (Content-Length) is larger than the limit (${limits.maxInputBytes} bytes)`;
     return reportResponse(await refusedReport(params.name, 'limit.input_bytes', message), cors);
   }
 
-  const upload = new RequestBody(
-    request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
-  );
-  let body = upload.stream;
+  let body = upload?.stream ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
   if (params.declaredGzip) {
     const peeked = await startsWithGzipMagic(body);
     body = peeked.stream;
     if (!peeked.gzip) {
-      await upload.discard();
       return reportResponse(
         await refusedReport(
           params.name,
@@ -97,9 +107,8 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
     }
   }
 
-  let report: Report;
   try {
-    report = await verify(body, {
+    const report = await verify(body, {
       kind: params.kind,
       ...(params.expectPublicKey === undefined ? {} : { expectPublicKey: params.expectPublicKey }),
       name: params.name,
@@ -108,23 +117,21 @@ export async function handleVerifyRequest(request: Request, options: EdgeOptions
       ...(options.sha256 ? { sha256: options.sha256 } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     });
+    return reportResponse(report, cors);
   } catch (error) {
     // Hostile data never throws out of the core; only parameters it rejects as misuse do.
-    await upload.discard();
     if (error instanceof TypeError) return errorResponse(400, 'bad_request', error.message, cors);
     throw error;
   }
-  if (upload.unread) {
-    // Answered before the upload ended (a limit, say): keep reading the rest while the answer
-    // goes out, so the client is not reset before it can read it (see RequestBody).
-    return lingeringJsonResponse(
-      statusForReport(report),
-      report,
-      upload.linger({ maxBytes: limits.maxInputBytes, maxMs: lingerMs }),
-      cors,
-    );
-  }
-  return reportResponse(report, cors);
+}
+
+/** The core limits of one request: the edge's defaults, the options' own, and the body cap. */
+function edgeLimits(options: EdgeOptions, maxBodyBytes: number): Partial<Limits> & { maxInputBytes: number } {
+  return {
+    ...DEFAULT_EDGE_LIMITS,
+    ...options.limits,
+    maxInputBytes: Math.min(options.limits?.maxInputBytes ?? Infinity, maxBodyBytes),
+  };
 }
 
 function reportResponse(report: Report, cors: Record<string, string>, status = statusForReport(report)): Response {
@@ -136,9 +143,4 @@ async function refusedReport(name: string, code: FindingCode, message: string): 
   const context = await beginVerification(new Uint8Array(0), { name });
   context.collector.add(code, '$', message);
   return finishVerification(context, { format: null, kind: null, checked: {} });
-}
-
-/** Tells the runtime the body will not be read (it may then close the upload early). */
-async function discardBody(request: Request): Promise<void> {
-  if (request.body && !request.bodyUsed) await request.body.cancel().catch(() => undefined);
 }

@@ -6,7 +6,9 @@
  */
 export { handleVerifyRequest } from './handler.ts';
 export {
+  DEFAULT_EDGE_LIMITS,
   DEFAULT_LINGER_MS,
+  EDGE_REQUEST_BUDGET_BYTES,
   DEFAULT_MAX_BODY_BYTES,
   optionsFromEnv,
   type EdgeEnv,

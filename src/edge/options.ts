@@ -5,6 +5,7 @@
  */
 import type { Sha256 } from '../crypto/sha256.ts';
 import type { Limits } from '../limits.ts';
+import { parseLimitText } from '../limit-text.ts';
 
 export interface EdgeOptions {
   /**
@@ -13,8 +14,8 @@ export interface EdgeOptions {
    */
   readonly maxBodyBytes?: number;
   /**
-   * Core limits (`DEFAULT_LIMITS` otherwise, except `maxRetainedBytes`: `DEFAULT_EDGE_RETAINED_BYTES`);
-   * `maxInputBytes` is capped by `maxBodyBytes`.
+   * Core limits (`DEFAULT_EDGE_LIMITS` otherwise, then `DEFAULT_LIMITS`); `maxInputBytes` is
+   * capped by `maxBodyBytes`.
    */
   readonly limits?: Partial<Limits>;
   /** SHA-256 to verify with (the Workers entry passes the imported `.wasm` module's). */
@@ -26,7 +27,8 @@ export interface EdgeOptions {
   readonly cors?: boolean | readonly string[];
   /**
    * How long to keep reading, and discarding, an upload answered before its end (default
-   * `DEFAULT_LINGER_MS`); 0 closes at once, and a client still sending may then lose the answer.
+   * `DEFAULT_LINGER_MS`), up to its declared Content-Length (without one, `maxBodyBytes` more
+   * bytes); 0 closes at once, and a client still sending may then lose the answer.
    */
   readonly lingerMs?: number;
 }
@@ -39,12 +41,32 @@ export interface EdgeOptions {
  */
 export const DEFAULT_EDGE_RETAINED_BYTES = 4 * 1024 * 1024;
 
+/**
+ * What one request may hold at most under the edge's default limits, in bytes: Workers give an
+ * isolate 128 MB, shared by the requests it serves at once. `npm run bench -- edge` measures it
+ * (the workerd process's peak above idle, workerd's own share of a request included).
+ */
+export const EDGE_REQUEST_BUDGET_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The core limits the edge uses unless `EdgeOptions.limits` says otherwise, chosen so that no
+ * request outgrows `EDGE_REQUEST_BUDGET_BYTES`: a whole document (AgentXchain) is held with its
+ * parsed skeleton and one file's decoded content, a line (NDJSON) with its parsed value, so each
+ * is capped well below the budget; a Zaxy document keeps `DEFAULT_EDGE_RETAINED_BYTES`. Larger
+ * inputs are refused with 413 and the `limit.*` finding that stopped them.
+ */
+export const DEFAULT_EDGE_LIMITS: Readonly<Partial<Limits>> = Object.freeze({
+  maxBufferedBytes: 8 * 1024 * 1024,
+  maxRetainedBytes: DEFAULT_EDGE_RETAINED_BYTES,
+  maxLineBytes: 8 * 1024 * 1024,
+});
+
 /** Default of `EdgeOptions.maxBodyBytes`. */
 export const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
 
 /**
  * Default of `EdgeOptions.lingerMs`: how long the handler keeps reading, and discarding, an
- * upload it answered before its end (at most `maxBodyBytes` more bytes): long enough for a
+ * upload it answered before its end (see `EdgeOptions.lingerMs`): long enough for a
  * client that sends at full speed, short enough that a slow or endless one cannot hold the worker.
  */
 export const DEFAULT_LINGER_MS = 5_000;
@@ -87,8 +109,10 @@ export function optionsFromEnv(env: EdgeEnv): EdgeOptions {
   };
 }
 
+/**
+ * A byte count as the CLI's limit flags read it (`64MiB` too); the blanks around a value typed
+ * into a dashboard are ignored.
+ */
 function positiveInteger(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
-  const value = Number(text.trim());
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  return text === undefined ? undefined : parseLimitText(text.trim(), { units: true });
 }

@@ -11,6 +11,7 @@ const TOO_LARGE: ReadonlySet<FindingCode> = new Set<FindingCode>([
   'limit.input_bytes',
   'limit.buffered_bytes',
   'limit.retained_bytes',
+  'limit.line_bytes',
   'limit.decompressed_bytes',
   'limit.compression_ratio',
 ]);
@@ -56,25 +57,28 @@ export function jsonResponse(status: number, body: unknown, headers: HeaderField
 }
 
 /**
- * A JSON answer whose body is sent at once but ends only when `lingering` settles: some
- * runtimes (workerd) refuse to read the request once the answer is complete, and the rest of
- * the upload must still be read for the answer to reach the client (see `RequestBody`).
+ * `response` with its body sent at once but ended only when the lingering `linger` starts (at
+ * once) has settled (see `RequestBody.linger`): workerd refuses to read the request once the
+ * answer is complete, so the rest of the upload can only be read while the answer is still open.
+ * A body-less answer (HEAD) cannot stay open: it is given after the lingering instead.
  */
-export function lingeringJsonResponse(
-  status: number,
-  body: unknown,
-  lingering: Promise<void>,
-  headers: HeaderFields = {},
-): Response {
-  const bytes = new TextEncoder().encode(`${JSON.stringify(body)}\n`);
+export async function lingeringResponse(response: Response, linger: () => Promise<void>): Promise<Response> {
+  const body = response.body;
+  if (body === null) {
+    await linger();
+    return response;
+  }
+  const lingering = linger();
+  const reader = body.getReader();
   const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      controller.enqueue(bytes);
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (!done) return controller.enqueue(value);
       await lingering;
       controller.close();
     },
   });
-  return new Response(stream, { status, headers: baseHeaders('application/json; charset=utf-8', headers) });
+  return new Response(stream, { status: response.status, headers: response.headers });
 }
 
 /** A misuse answer (405, 415, 400 for bad parameters): not a report, since nothing was verified. */

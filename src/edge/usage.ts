@@ -15,6 +15,6 @@ Query parameters (all optional):
   strict=1                report the kit's own extra checks (warnings) as errors
 Headers: Content-Encoding: gzip (optional; gzip is also recognised by its magic bytes).
 Answer: the JSON report. 200 pass, 422 verification failed, 400 unreadable or not a known
-format, 413 body or decompressed size over the limit, 405 wrong method, 415 unsupported
+format, 413 a size limit (body, decompressed, document or line), 405 wrong method, 415 unsupported
 content type or encoding, 500 internal error.
 `;

@@ -26,6 +26,8 @@ import {
   utf8ErrorMessage,
 } from './errors.ts';
 import * as grammar from './_grammar.ts';
+import { createJsonPrefixChecker } from './prefix.ts';
+import { createUtf8StreamChecker, type Utf8StreamChecker } from './utf8-check.ts';
 import {
   createScanContext,
   ESCAPED,
@@ -201,6 +203,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   function dropRead(): void {
     const pos = walk.pos;
     if (pos === 0 || walk.state === 'start' || walk.state === 'whole' || base + pos <= maxRetained) return;
+    if (keep !== Infinity) return; // not JSON: the bytes that word the error are held from the start
     basePosition = advancePosition(basePosition, buffer, 0, pos);
     buffer.copyWithin(0, pos, length);
     base += pos;
@@ -223,8 +226,52 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
     return { kind: 'syntax', message: `${error.text}: ${position}`, offset: error.offset };
   }
 
+  // A document seen not to parse before its end (600 MB of zeros) is not held: the bytes up to a
+  // little past its first bad byte word the error; from that byte on, everything is checked as
+  // UTF-8 without being held, since Python decodes the whole file before it parses, and an invalid
+  // byte anywhere is then its error. The bad byte always starts a character (a lead byte before it
+  // would have been refused itself, or is inside a string, where only ASCII bytes are refused).
+  const prefix = createJsonPrefixChecker({ python: true });
+  let refusedAt = -1; // offset of the first byte that cannot continue the document
+  let keep = Infinity; // bytes held once the document is known not to parse
+  let fromRefused: Utf8StreamChecker | undefined; // UTF-8 from `refusedAt` on
+  let pushedPast = 0; // bytes past `keep`, checked and not held
+
+  /** Takes the part of `chunk` still to hold; checks what follows the refused byte as UTF-8. */
+  function notJsonPart(chunk: Uint8Array): Uint8Array {
+    if (keep === Infinity) {
+      if (base !== 0) return chunk;
+      const bad = prefix.push(chunk);
+      if (bad < 0) return chunk;
+      refusedAt = length + bad;
+      keep = refusedAt + NOT_JSON_CONTEXT_BYTES;
+      fromRefused = createUtf8StreamChecker(refusedAt);
+      fromRefused.push(chunk.subarray(bad));
+    } else fromRefused!.push(chunk);
+    if (length + chunk.byteLength <= keep) return chunk;
+    const held = chunk.subarray(0, Math.max(0, keep - length));
+    pushedPast += chunk.byteLength - held.byteLength;
+    return held;
+  }
+
+  /** The answer for a document known not to parse (see `notJsonPart`), as reading it whole would give. */
+  function notJsonResult(): ReadDocumentResult {
+    const held = buffer.subarray(0, length);
+    // Python: invalid UTF-8 anywhere first (before the refused byte, else from it on), then the
+    // first syntax error, which is at or before the refused byte. The reading also makes the visits.
+    const early = firstUtf8Error(held.subarray(0, Math.min(length, refusedAt + 1)));
+    if (early !== undefined && early.start < refusedAt) return readJsonDocument(held, visitor, { maxDepth });
+    const late = fromRefused!.finish();
+    const result = readJsonDocument(held.subarray(0, characterBoundary(held)), visitor, { maxDepth });
+    if (late !== undefined) return { ok: false, error: { kind: 'utf8', message: late.message, offset: late.offset } };
+    if (result.ok) throw new Error('a document refused as not JSON was read (json/prefix.ts is wrong)');
+    return result;
+  }
+
   return {
     push(chunk) {
+      if (chunk.byteLength === 0) return;
+      chunk = notJsonPart(chunk);
       if (chunk.byteLength === 0) return;
       dropRead();
       if (length + chunk.byteLength > buffer.length) {
@@ -239,16 +286,35 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
       walkRoot(walk, buffer.subarray(0, length), base, false);
     },
     finish() {
+      if (keep !== Infinity) return notJsonResult();
       walkRoot(walk, buffer.subarray(0, length), base, true);
       if (walk.state === 'trailing') return { ok: true, root: walk.root };
       if (base > 0) return { ok: false, error: droppedDocumentError() };
       return readJsonDocument(buffer.subarray(0, length), visitor, { maxDepth });
     },
-    bytes: () => (base === 0 ? buffer.subarray(0, length) : undefined),
+    bytes: () => (base === 0 && pushedPast === 0 ? buffer.subarray(0, length) : undefined),
     heldBytes: () => length,
-    pushedBytes: () => base + length,
+    pushedBytes: () => base + length + pushedPast,
   };
 }
+
+/** `bytes.length`, or where the last character starts when the bytes end inside it. */
+function characterBoundary(bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let back = 1; back <= 4 && back <= n; back++) {
+    const c = bytes[n - back]!;
+    if (c < 0x80) return n;
+    if (c >= 0xc0) return back <= grammar.utf8ContinuationCount(c) ? n - back : n;
+  }
+  return n;
+}
+
+/**
+ * Bytes held past the first byte that cannot continue a document: the error is worded from the
+ * bytes up to it (Python's messages give its position), and a UTF-8 sequence cut by this end is
+ * completed from the rest.
+ */
+const NOT_JSON_CONTEXT_BYTES = 64;
 
 /**
  * A value is scanned only once this many bytes follow its start (or the input has ended). A value

@@ -17,7 +17,7 @@
  * The bytes are attacker-controlled: nothing here allocates per byte.
  * @module
  */
-import { StreamProblem } from './problem.ts';
+import { isKitStop, StreamProblem } from './problem.ts';
 import { nextTurn, now } from './turn.ts';
 
 /** What is known about a line once it ended. */
@@ -275,8 +275,8 @@ const YIELD_EVERY_MS = 2;
 /**
  * Reads a byte stream to its end through a line splitter into `sink`. Resolves with the number
  * of lines; rejects with whatever the stream errors with (a `StreamProblem` for gzip damage or a
- * limit: the lines before it were delivered, a last partial line included) or with an
- * `input.aborted` StreamProblem.
+ * limit: the lines before it were delivered, a last partial line too after damage but not after a
+ * limit) or with an `input.aborted` StreamProblem.
  * @example
  * const count = await forEachLine(stream, { maxLineBytes: 1 << 20, tooLong: () => {} }, collectLines((line) =>
  * console.log(line.text)));
@@ -308,8 +308,9 @@ export async function forEachLine(
       }
     }
   } catch (error) {
-    // The bytes before a stream problem are real data: their last partial line is still a line.
-    splitter.finish();
+    // The bytes before damage in the data (gzip) are real data: their last partial line is still
+    // a line. A stop of the kit's own (a limit, an abort) cut that line itself: it is not a line.
+    if (!isKitStop(error)) splitter.finish();
     await reader.cancel(error).catch(() => undefined);
     throw error;
   } finally {

@@ -64,9 +64,22 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
   const counters = { bytesIn: 0, bytesOut: 0 };
   const { limits, signal, onProgress } = options;
 
+  // An abort must also stop a source that sends nothing (a FIFO or an upload that stalls): the
+  // counting stage errors at once, which cancels the source and fails any read that waits on it.
+  let stopWaiting: (() => void) | undefined;
   const counted = pumpThrough(
     source,
     new TransformStream<Uint8Array, Uint8Array>({
+      start(controller) {
+        if (signal === undefined) return;
+        const onAbort = (): void => controller.error(new StreamProblem('input.aborted', 'verification was aborted'));
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        stopWaiting = () => signal.removeEventListener('abort', onAbort);
+      },
+      flush() {
+        stopWaiting?.();
+      },
       transform(chunk, controller) {
         if (signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
         counters.bytesIn += chunk.byteLength;

@@ -15,11 +15,13 @@ export class StreamProblem extends Error {
    * @param code the finding code to report
    * @param message the finding message
    * @param offset byte offset in the compressed input where the problem was seen, when known
+   * @param path the JSON path the finding names, when the problem is inside the document (default `$`)
    */
   constructor(
     readonly code: StreamProblemCode,
     message: string,
     readonly offset?: number,
+    readonly path?: string,
   ) {
     super(message);
   }
@@ -30,4 +32,16 @@ export function isStreamProblem(error: unknown): error is StreamProblem {
   return (
     error instanceof StreamProblem || (error instanceof Error && error.name === 'StreamProblem' && 'code' in error)
   );
+}
+
+/**
+ * True for a problem that is the kit's own stop (a `limit.*` reached, an abort), not damage in the
+ * data: the bytes after it were never read, so whatever it cut short (a last partial line, a count
+ * compared at the end) says nothing about the input (docs/architecture.md, 'Limits').
+ * @example
+ * isKitStop(new StreamProblem('limit.decompressed_bytes', 'too big')); // true
+ * isKitStop(new StreamProblem('gzip.truncated', 'cut')); // false
+ */
+export function isKitStop(error: unknown): error is StreamProblem {
+  return isStreamProblem(error) && (error.code.startsWith('limit.') || error.code === 'input.aborted');
 }

@@ -111,7 +111,7 @@ describe('<verify-export> bundle budgets', () => {
         graph.chunkOf('components/report-view.ts'),
         graph.chunkOf('components/verify-worker.ts'),
       ]),
-      ...closure(graph, [graph.chunkOf('src/formats/agentxchain/index.ts')], 'all'),
+      ...closure(graph, [graph.chunkOf('src/formats/agentxchain/verify.ts')], 'all'),
     ]);
     const size = gzipTotal(graph, needed);
     // Counting every dynamic import below the verifier includes gunzip (a .json.gz export); a plain
@@ -142,7 +142,7 @@ describe('<verify-export> bundle budgets', () => {
       graph.chunkOf('components/verify-export.ts'),
       graph.chunkOf('components/report-view.ts'),
       graph.chunkOf('components/verify-worker.ts'),
-      graph.chunkOf('src/formats/zaxy/index.ts'),
+      graph.chunkOf('src/formats/zaxy/verify.ts'),
     ]);
     for (const chunk of mlDsaChunks)
       assert.ok(!zaxyStatic.has(chunk), `${chunk} (ML-DSA) is loaded with every Zaxy bundle`);

@@ -40,6 +40,7 @@ const PASSING_FOR: Record<string, string> = {
   'runner.run_id_mismatch': 'index-of-previous-run-without-active-turns',
   'runner.role_mismatch': 'state-role-field-legacy',
   'runner.delegation_id_duplicate': 'staged-distinct-delegation-ids',
+  'runner.reference_unresolved': 'active-delegated-child',
 };
 
 function runnerCodes(report: Report): string[] {
@@ -80,7 +81,11 @@ test('each vector: exactly its runner codes (warnings, no compat text), the refe
     for (const finding of report.findings.filter((f) => f.code.startsWith('runner.'))) {
       assert.equal(finding.severity, 'warning', vector.name);
       assert.equal(finding.compat, undefined, vector.name);
-      assert.match(finding.path, /^\$\.files\[".agentxchain\/(staging|dispatch)\//, vector.name);
+      assert.match(
+        finding.path,
+        /^\$\.(files\[".agentxchain\/(staging|dispatch)\/|state\.active_turns\.)/,
+        vector.name,
+      );
     }
     assert.equal(report.overall, 'pass', `${vector.name}: warnings never fail without strict`);
     // With strict the same findings are errors (the verdict fails); the compat output stays.
@@ -94,6 +99,22 @@ test('each vector: exactly its runner codes (warnings, no compat text), the refe
     if (vector.codes.length > 0) assert.equal(strict.overall, 'fail', `${vector.name}: strict fails`);
     assert.deepEqual(toAgentxchainJson(strict), compat, `${vector.name}: strict never changes the compat output`);
   }
+});
+
+test("the README's table of checked references: each row's vector exists and fails on exactly its code", () => {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('| Where | Reference | Must resolve to | Vector |');
+  assert.ok(start >= 0, 'the README has no table of checked references');
+  const table = readme.slice(start, readme.indexOf('\n\n', start));
+  const rows = [...table.matchAll(/^ *\| [^|\n]+ \| [^|\n]+ \| ([^|\n]+) \| `([a-z0-9-]+)` \|$/gm)];
+  assert.ok(rows.length >= 29, `found ${rows.length} rows`);
+  for (const [, mustResolve, name] of rows) {
+    const vector = vectors.find((v) => v.name === name);
+    assert.ok(vector, `README names vector ${name}, which does not exist`);
+    const code = /\(`(runner\.[a-z_]+)`\)/.exec(mustResolve!)?.[1] ?? 'runner.reference_unresolved';
+    assert.deepEqual(vector.codes, [code], `${name}: ${vector.desc}`);
+  }
+  assert.equal(new Set(rows.map((row) => row[2])).size, rows.length, 'one vector per reference');
 });
 
 interface RunnerCase {

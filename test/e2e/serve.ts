@@ -4,12 +4,13 @@ import { createServer, type Server } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEMO_CSP } from '../../vite.config.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEMO_DIST = join(PROJECT_ROOT, 'demo', 'dist');
 
 /** The policy of README.md, 'Demo': own files only, WASM compilation allowed, nothing inline. */
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+export { DEMO_CSP as STRICT_CSP };
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,8 +38,15 @@ export async function buildDemo(): Promise<void> {
   await build({ configFile: join(PROJECT_ROOT, 'vite.config.ts'), logLevel: 'warn' });
 }
 
-/** Serves `root` on 127.0.0.1 with the strict CSP on every response. */
-export async function serveStatic(root = DEMO_DIST): Promise<StaticServer> {
+/**
+ * Serves `root` on 127.0.0.1 with the strict CSP on every response (unless `sendCsp` is false:
+ * then the page's meta tag alone).
+ */
+export async function serveStatic(
+  root = DEMO_DIST,
+  options: { readonly sendCsp?: boolean } = {},
+): Promise<StaticServer> {
+  const csp: Record<string, string> = options.sendCsp === false ? {} : { 'Content-Security-Policy': DEMO_CSP };
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const relative = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
@@ -53,12 +61,12 @@ export async function serveStatic(root = DEMO_DIST): Promise<StaticServer> {
       response.writeHead(200, {
         'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
         'Content-Length': body.byteLength,
-        'Content-Security-Policy': STRICT_CSP,
+        ...csp,
         'Cache-Control': 'no-cache',
       });
       response.end(body);
     } catch {
-      response.writeHead(404, { 'Content-Security-Policy': STRICT_CSP }).end('not found');
+      response.writeHead(404, csp).end('not found');
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -100,6 +100,36 @@ test("CLI: the installed verify-export command and the README's npx commands giv
     assert.equal(mine.overall, file.includes('pass') ? 'pass' : 'fail', file);
   }
 
+  // The subcommands ship as their own bundles (build/build.mjs): each must run from the tarball.
+  const report = await cli(['report', '--compat', 'agentxchain', '--format', 'json', sample('agentxchain-pass.json')]);
+  assert.equal(report.status, 0, describeRun('report', report));
+  assert.equal((JSON.parse(report.stdout) as { overall: string }).overall, 'pass');
+  const diff = await cli([
+    'diff',
+    '--format',
+    'json',
+    sample('agentxchain-pass.json'),
+    sample('agentxchain-pass.json'),
+  ]);
+  assert.equal(diff.status, 0, describeRun('diff', diff));
+  assert.equal((JSON.parse(diff.stdout) as { changed: boolean }).changed, false);
+  const session = join(
+    PROJECT_ROOT,
+    'test/fixtures/agent-history/real-impl-small-claude-20251120090628_agent-d75d6769',
+  );
+  const markdown = await cli(['markdown', '--level', '1', `${session}.ndjson`]);
+  assert.equal(markdown.status, 0, describeRun('markdown', markdown));
+  const golden = session.replace('agent-history/', 'agent-history/markdown/') + '.L1.md';
+  assert.equal(markdown.stdout, readFileSync(golden, 'utf8'));
+  // Many inputs on the worker-thread pool (dist/pool-worker.js).
+  const many = await cli(['--jobs', '2', '--format', 'json', SAMPLES]);
+  assert.equal(many.status, 1, describeRun('samples folder', many));
+  const verdicts = many.stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as ReportLike).overall);
+  assert.ok(verdicts.length >= 10 && verdicts.includes('pass') && verdicts.includes('fail'), verdicts.join(' '));
+
   // The README's commands, as written, on a sample copied in as export.json. npx runs offline: it
   // must find the installed bin, never fetch one.
   copyFileSync(sample('agentxchain-pass.json'), join(pkg.consumer, 'export.json'));

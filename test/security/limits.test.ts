@@ -33,6 +33,7 @@ const LIMIT_CODES: Record<keyof Limits, string | null> = {
   maxLineBytes: 'limit.line_bytes',
   maxJsonDepth: 'limit.json_depth',
   maxFindings: 'limit.findings',
+  maxInspectBytes: null,
 };
 
 function passingSeed(format: Seed['format'], file?: string): Seed {
@@ -93,6 +94,7 @@ test('every limit has its documented default and a limit.* code of the input dim
       maxLineBytes: 64 * MiB,
       maxJsonDepth: 1000,
       maxFindings: 1000,
+      maxInspectBytes: 256 * MiB,
     },
   );
   assert.ok(Object.isFrozen(DEFAULT_LIMITS));

@@ -8,17 +8,25 @@
  */
 import * as v from 'valibot';
 import { linePath, type PathSegment } from '../../report/path.ts';
-import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../ndjson/reader.ts';
+import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord, type NdjsonEnding } from '../ndjson/reader.ts';
 import type { AgentHistoryCounts } from './details.ts';
 import { CONTENT_BLOCKS, designGraph, designHeader, designSessionRecord, type DesignHeader } from './schema.ts';
 import type { FindingCollector } from '../../report.ts';
 
 const SCHEMA_ISSUE_CODES = { missing: 'agent-history.missing_field', invalid: 'agent-history.invalid_field' } as const;
 
+/** The checks over the whole file (docs/agent-history.md §4), as `details.not_checked` names them. */
+const H2_CHECK = 'H2 header.session_count = session lines';
+const S2_CHECK = 'S2 parent_session_id names a session of the file';
+
 /** Streaming checker: `record` per JSON-object line, `end` once. */
 export interface ShapeChecker {
   record(record: JsonRecord, line: number): void;
-  end(complete: boolean): void;
+  /**
+   * The checks over the whole input, as far as `ending` allows (docs/agent-history.md §5); returns
+   * the ones not made, for `details.not_checked`.
+   */
+  end(ending: NdjsonEnding): readonly string[];
   /** What the shape reports in `report.details`. */
   details(): AgentHistoryCounts;
 }
@@ -28,7 +36,7 @@ export interface ShapeChecker {
  * @example
  * const checker = createDesignChecker(collector);
  * checker.record(JSON.parse(line1), 1);
- * checker.end(true);
+ * checker.end('end');
  */
 export function createDesignChecker(collector: FindingCollector): ShapeChecker {
   const add = collector.add.bind(collector);
@@ -157,7 +165,10 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
         );
       }
     },
-    end(complete) {
+    end(ending) {
+      // After a stop (a limit, an abort) the sessions that follow were never read; a skipped line
+      // may have been a session.
+      if (ending === 'stopped' || ending === 'skipped') return [H2_CHECK, S2_CHECK];
       // H2: the header's count of sessions.
       if (header && header.value.session_count !== sessionLines) {
         add(
@@ -166,7 +177,7 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
           `header.session_count ${header.value.session_count} but ${sessionLines} session lines`,
         );
       }
-      if (!complete) return;
+      if (ending !== 'end') return [S2_CHECK];
       for (const { line, parent } of parentRefs) {
         if (!sessionIds.has(parent)) {
           add(
@@ -179,6 +190,7 @@ export function createDesignChecker(collector: FindingCollector): ShapeChecker {
           );
         }
       }
+      return [];
     },
     details() {
       return { session_count: sessionLines, message_count: messageCount, records_by_type: { ...byType } };

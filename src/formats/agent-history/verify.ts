@@ -73,11 +73,15 @@ export async function verifyAgentHistory(
     },
     { ...(options.signal ? { signal: options.signal } : {}), skim: AGENT_HISTORY_SKIM },
   );
-  if (checker) checker.end(summary.complete);
+  let endChecks: readonly string[] = [];
+  if (checker) endChecks = checker.end(summary.ending);
+  else if (summary.ending === 'stopped' || summary.ending === 'skipped')
+    endChecks = ['H1 line 1 is the header (no record was read)'];
   else if (summary.complete) {
     if (summary.lineCount === 0) collector.add('input.empty', '$', 'the input holds no lines');
     else collector.add('agent-history.header_missing', '$', 'no record found (no line holds a JSON object)');
   }
+  const notChecked = [...summary.notChecked, ...endChecks];
   return finishVerification<ReportOf<'agent-history'>>(context, {
     format: 'agent-history',
     kind: schema ?? null,
@@ -89,6 +93,7 @@ export async function verifyAgentHistory(
       bytes_in: opened.counters.bytesIn,
       bytes_out: opened.counters.bytesOut,
       compressed: opened.gzip,
+      ...(notChecked.length > 0 ? { not_checked: notChecked } : {}),
     },
   });
 }

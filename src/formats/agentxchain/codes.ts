@@ -39,6 +39,7 @@ export const AGENTXCHAIN_CODES = /* @__PURE__ */ Object.freeze({
   'runner.run_id_mismatch': 'integrity',
   'runner.role_mismatch': 'integrity',
   'runner.delegation_id_duplicate': 'integrity',
+  'runner.reference_unresolved': 'integrity',
 } satisfies DimensionTable);
 
 /** What each code means, one line (the README's table; `CODES` joins them with the dimensions). */
@@ -82,4 +83,6 @@ export const AGENTXCHAIN_CODE_SUMMARIES = /* @__PURE__ */ Object.freeze({
   'runner.role_mismatch':
     'A staged result, assignment or index entry names another role than the one state.active_turns assigns.',
   'runner.delegation_id_duplicate': 'A staged turn result issues the same delegation id more than once.',
+  'runner.reference_unresolved':
+    'An active turn, staged result, dispatch index or bundle names a role, runtime, turn, delegation or path the export does not hold.',
 } satisfies SummaryTable<typeof AGENTXCHAIN_CODES>);

@@ -103,11 +103,27 @@ export class ExportSkimmer {
   #valuePosition = EXPORT;
   /** A string token had an invalid escape or a raw control character: the document is not JSON. */
   #invalid = false;
+  /** The offset of the first byte that made `#invalid`, or -1. */
+  #firstInvalid = -1;
   /** The current chunk four bytes at a time, for skipping string content. */
   #words: DataView | undefined;
 
   constructor() {
     this.#positions[0] = EXPORT; // the position the top-level value takes
+  }
+
+  /**
+   * The offset of the first byte of a string that `JSON.parse` would refuse (a raw control
+   * character, a bad escape), or -1: the reader stops there, the prefix checker leaving string
+   * content to this lexer.
+   */
+  get firstInvalidByte(): number {
+    return this.#firstInvalid;
+  }
+
+  #markInvalid(absolute: number): void {
+    if (!this.#invalid) this.#firstInvalid = absolute;
+    this.#invalid = true;
   }
 
   /** Lexes the next bytes (any split: inside strings, escapes or UTF-8 sequences). */
@@ -125,7 +141,7 @@ export class ExportSkimmer {
       } else if (this.#state === BETWEEN) {
         i = this.#between(chunk, i, length, base);
       } else {
-        this.#escapeByte(chunk[i]!);
+        this.#escapeByte(chunk[i]!, base + i);
         i++;
       }
     }
@@ -186,11 +202,11 @@ export class ExportSkimmer {
       }
       return i + 1;
     }
-    this.#invalid = true; // a raw control character
+    this.#markInvalid(absolute); // a raw control character
     return i + 1;
   }
 
-  #escapeByte(byte: number): void {
+  #escapeByte(byte: number, absolute: number): void {
     if (this.#stringIsKey) {
       if (this.#keyLength < MAX_KEY_BYTES) this.#key[this.#keyLength] = byte;
       this.#keyLength++;
@@ -201,12 +217,12 @@ export class ExportSkimmer {
         this.#hexLeft = 4;
         return;
       }
-      if (grammar.escapedByte(byte) === 0) this.#invalid = true;
+      if (grammar.escapedByte(byte) === 0) this.#markInvalid(absolute);
       this.#state = IN_STRING;
       return;
     }
     if (!grammar.isHexDigit(byte)) {
-      this.#invalid = true;
+      this.#markInvalid(absolute);
       this.#state = IN_STRING;
       return;
     }

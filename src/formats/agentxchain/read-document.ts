@@ -5,10 +5,14 @@
  * and, in V8, its exact error messages.
  * @module
  */
+import { findNestingPastLimit, namedSteps } from '../../json/depth.ts';
+import { createJsonPrefixChecker } from '../../json/prefix.ts';
+import { DEFAULT_LIMITS } from '../../limits.ts';
+import { jsonPath } from '../../report/path.ts';
 import { StreamProblem } from '../../stream/problem.ts';
 import { ExportSkimmer } from './deferred-strings.ts';
 import { createDocumentDecoder } from './document-text.ts';
-import type { ParsedValue } from './js-semantics.ts';
+import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 
 /** The parsed document, or V8's `JSON.parse` message for the decoded text. */
 export type ParsedDocument =
@@ -20,29 +24,85 @@ export type ParsedDocument =
  * bytes and read when a check asks for them (`deferred-strings.ts`); the rest is decoded as Node
  * decodes it (`document-text.ts`) and parsed with `JSON.parse`. A document that does not parse is
  * decoded whole, exactly, for V8's message about the real text. More than `maxBytes` bytes
- * rejects with a `limit.buffered_bytes` StreamProblem; an abort with `input.aborted`; a stream
- * error (gzip damage) is rethrown.
+ * rejects with a `limit.buffered_bytes` StreamProblem, nesting deeper than `maxDepth` (default
+ * `DEFAULT_LIMITS.maxJsonDepth`) with `limit.json_depth` and the path it is under; an abort with
+ * `input.aborted`; a stream error (gzip damage) is rethrown.
  */
 export async function readDocument(
+  stream: ReadableStream<Uint8Array>,
+  options: { maxBytes: number; maxDepth?: number; signal?: AbortSignal },
+): Promise<ParsedDocument> {
+  const parsed = await readAndParse(stream, options);
+  // The checks, the report's echoes and the views walk an object artifact: nesting past
+  // limits.maxJsonDepth stops verification, as a limit, before any check. Any other value is only
+  // reported as not an object (docs/agentxchain.md §1), at any depth, as the reference does.
+  const maxDepth = options.maxDepth ?? DEFAULT_LIMITS.maxJsonDepth;
+  const tooDeep = parsed.ok && isJsonObject(parsed.value) ? findNestingPastLimit(parsed.value, maxDepth) : undefined;
+  if (tooDeep !== undefined) {
+    const path = jsonPath(namedSteps(tooDeep));
+    throw new StreamProblem(
+      'limit.json_depth',
+      `JSON nesting is deeper than limits.maxJsonDepth (${maxDepth}) under ${path}`,
+      undefined,
+      path,
+    );
+  }
+  return parsed;
+}
+
+/**
+ * Bytes kept past the first byte that cannot continue the document, for V8's error message: it
+ * quotes at most 10 characters after the error (4 bytes each at most), and a shorter text than
+ * the whole one would change its wording only within the last 10 characters.
+ */
+const NOT_JSON_CONTEXT_BYTES = 64;
+
+/** The first `count` bytes of `chunks` (all of them when shorter). */
+function firstBytes(chunks: readonly Uint8Array[], count: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let left = count;
+  for (const chunk of chunks) {
+    if (left <= 0) break;
+    out.push(chunk.byteLength <= left ? chunk : chunk.subarray(0, left));
+    left -= chunk.byteLength;
+  }
+  return out;
+}
+
+async function readAndParse(
   stream: ReadableStream<Uint8Array>,
   options: { maxBytes: number; signal?: AbortSignal },
 ): Promise<ParsedDocument> {
   const skimmer = new ExportSkimmer();
   const reader = stream.getReader();
+  // String content is the skimmer's to validate (its first bad byte stops the read too), so the
+  // prefix checker only finds where each string ends: the bulk of an export is not scanned twice.
+  const prefix = createJsonPrefixChecker({ stringContent: 'unchecked' });
   let byteLength = 0;
+  /** Bytes to read once the document is known not to parse: up to a little past its first bad byte. */
+  let enough = Infinity;
   try {
     for (;;) {
       if (options.signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
+      if (byteLength >= enough) {
+        await reader.cancel().catch(() => undefined);
+        break;
+      }
       const { done, value } = await reader.read();
       if (done) break;
+      if (enough === Infinity) {
+        const bad = prefix.push(value);
+        skimmer.push(value);
+        const firstBad = [bad >= 0 ? byteLength + bad : -1, skimmer.firstInvalidByte].filter((at) => at >= 0);
+        if (firstBad.length > 0) enough = Math.min(...firstBad) + NOT_JSON_CONTEXT_BYTES;
+      } else skimmer.push(value);
       byteLength += value.byteLength;
-      if (byteLength > options.maxBytes) {
+      if (byteLength > options.maxBytes && enough === Infinity) {
         throw new StreamProblem(
           'limit.buffered_bytes',
           `document is larger than limits.maxBufferedBytes (${options.maxBytes} bytes)`,
         );
       }
-      skimmer.push(value);
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
@@ -51,6 +111,12 @@ export async function readDocument(
     reader.releaseLock();
   }
   const skimmed = skimmer.finish();
+  if (enough !== Infinity) {
+    // Not JSON, seen before its end: V8's message looks at most 10 characters past the error.
+    const cut = parseDecoded(firstBytes(skimmed.chunks, enough));
+    if (cut.ok) throw new Error('a document refused as not JSON parsed (json/prefix.ts is wrong)');
+    return { ok: false, message: cut.message, byteLength };
+  }
   if (skimmed.skeleton !== undefined) {
     const parsed = parseDecoded([skimmed.skeleton]);
     if (parsed.ok) {

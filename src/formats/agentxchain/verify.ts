@@ -9,6 +9,7 @@
  * reference's. Then every check of the contract runs in the reference's order.
  * @module
  */
+import { bulkDigest } from '../../crypto/bulk-digest.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { VerifyOptions } from '../../options.ts';
 import { jsonPath } from '../../report/path.ts';
@@ -17,6 +18,7 @@ import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, resolveSha256 } from '../../verifier-lifecycle.ts';
 import { ROOT_SCOPE, type CheckContext } from './context.ts';
 import type { AgentxchainDetails, EchoedValue } from './details.ts';
+import { prehashFileContents } from './files.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 import { readDocument } from './read-document.ts';
 import { verifyExportObject } from './verify-artifact.ts';
@@ -37,7 +39,26 @@ export async function verifyAgentxchain(
   input: VerifyInput | OpenedInput,
   options: VerifyOptions = {},
 ): Promise<ReportOf<'agentxchain'>> {
+  return (await verifyAgentxchainDocument(input, options)).report;
+}
+
+/** A verification and the document it read (for the governance report, which reads it again). */
+export interface VerifiedDocument {
+  readonly report: ReportOf<'agentxchain'>;
+  /** The parsed artifact (`undefined` when the input could not be read or parsed). */
+  readonly artifact: ParsedValue;
+}
+
+/**
+ * `verifyAgentxchain`, also handing back the parsed artifact, so a caller that needs more than the
+ * verdict (report/report.ts) does not read and parse the document a second time.
+ */
+export async function verifyAgentxchainDocument(
+  input: VerifyInput | OpenedInput,
+  options: VerifyOptions = {},
+): Promise<VerifiedDocument> {
   const context = await beginVerification(input, options);
+  let artifact: ParsedValue = undefined;
   const { collector, limits, opened } = context;
   let details: AgentxchainDetails = {};
   let kind: string | null = null;
@@ -45,10 +66,11 @@ export async function verifyAgentxchain(
   try {
     const parsed = await readDocument(opened.stream, {
       maxBytes: limits.maxBufferedBytes,
+      maxDepth: limits.maxJsonDepth,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (parsed.ok) {
-      const artifact = parsed.value;
+      artifact = parsed.value;
       verified = true;
       if (!isJsonObject(artifact)) {
         collector.add('agentxchain.not_an_object', '$', 'must be a JSON object', {
@@ -69,10 +91,12 @@ export async function verifyAgentxchain(
           maxNesting: Math.max(1, Math.floor(limits.maxJsonDepth / JSON_LEVELS_PER_CHILD)),
           ...(options.signal ? { signal: options.signal } : {}),
           errorCount: 0,
+          prehashed: new Map(),
         };
         kind = typeof artifact['export_kind'] === 'string' ? artifact['export_kind'] : null;
         // The header alone stays in the report if verification is interrupted (abort, kit error).
         details = headerOf(artifact, limits.maxJsonDepth, collector);
+        await prehashFileContents(checks, artifact, bulkDigest(options));
         const rows = verifyExportObject(checks, ROOT_SCOPE, artifact);
         details = {
           ...details,
@@ -99,12 +123,13 @@ export async function verifyAgentxchain(
   } catch (error) {
     recordThrown(collector, error);
   }
-  return finishVerification<ReportOf<'agentxchain'>>(context, {
+  const report = finishVerification<ReportOf<'agentxchain'>>(context, {
     format: 'agentxchain',
     kind,
     checked: verified ? { structure: true, integrity: true } : {},
     details,
   });
+  return { report, artifact };
 }
 
 /**

@@ -7,12 +7,16 @@
  */
 import * as v from 'valibot';
 import { linePath } from '../../report/path.ts';
-import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord } from '../ndjson/reader.ts';
+import { asObject, isIsoTimestamp, quote, reportIssues, type JsonRecord, type NdjsonEnding } from '../ndjson/reader.ts';
 import { envelope, PAYLOADS, type EventType } from './schema.ts';
 import type { CodexExecCounts } from './details.ts';
 import type { FindingCollector } from '../../report.ts';
 
 const SCHEMA_ISSUE_CODES = { missing: 'codex-exec.missing_field', invalid: 'codex-exec.invalid_field' } as const;
+
+/** The checks over the whole stream (docs/codex-exec.md, 'Invariants'), as `details.not_checked` names them. */
+const END_CHECK = 'every attempt that began has an exec:end';
+const SUMMARY_CHECK = 'exactly one run:summary, the last record';
 
 /**
  * The tool keeps the last 64 KiB of each stream in exec:end (docs/codex-exec.md,
@@ -78,11 +82,15 @@ const encoder = /* @__PURE__ */ new TextEncoder();
  * @example
  * const checker = createExecChecker(collector);
  * checker.record(JSON.parse(line), 1);
- * checker.end(true);
+ * checker.end('end');
  */
 export function createExecChecker(collector: FindingCollector): {
   record(record: JsonRecord, line: number): void;
-  end(complete: boolean): void;
+  /**
+   * The checks over the whole stream, as far as `ending` allows (docs/codex-exec.md, 'Lines and
+   * gzip'); returns the ones not made, for `details.not_checked`.
+   */
+  end(ending: NdjsonEnding): readonly string[];
   /** What the checker reports in `report.details`. */
   details(): CodexExecCounts;
 } {
@@ -403,13 +411,14 @@ export function createExecChecker(collector: FindingCollector): {
       else if (event === 'exec:retry') onRetry(state, line);
       else onEnd(state, payload, line);
     },
-    end(complete) {
-      if (!complete) return;
+    end(ending) {
+      if (ending !== 'end') return [END_CHECK, SUMMARY_CHECK];
       // An earlier attempt left open was reported when the next one began.
       if (current && current.begunLine !== 0 && current.endedLine === 0) {
         add('codex-exec.end_missing', linePath(current.begunLine), `attempt ${current.attempt} has no exec:end`);
       }
       if (summaryLine === 0) add('codex-exec.summary_missing', '$', 'end of stream: run:summary missing');
+      return [];
     },
     details() {
       return { attempts: attemptsBegun, chunk_count: chunkCount, records_by_type: { ...byType } };

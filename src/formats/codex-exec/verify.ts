@@ -32,8 +32,10 @@ export async function verifyCodexExec(
     (record, line) => checker.record(record, line),
     options.signal ? { signal: options.signal } : {},
   );
+  let endChecks: readonly string[] = [];
   if (summary.complete && summary.lineCount === 0) collector.add('input.empty', '$', 'the input holds no lines');
-  else checker.end(summary.complete);
+  else endChecks = checker.end(summary.ending);
+  const notChecked = [...summary.notChecked, ...endChecks];
   return finishVerification<ReportOf<'codex-exec'>>(context, {
     format: 'codex-exec',
     kind: 'exec-jsonl',
@@ -45,6 +47,7 @@ export async function verifyCodexExec(
       bytes_in: opened.counters.bytesIn,
       bytes_out: opened.counters.bytesOut,
       compressed: opened.gzip,
+      ...(notChecked.length > 0 ? { not_checked: notChecked } : {}),
     },
   });
 }

@@ -13,4 +13,10 @@ export interface NdjsonStreamDetails {
   readonly bytes_out: number;
   /** The input was gzip. */
   readonly compressed: boolean;
+  /**
+   * The checks over the whole input that were not made, because reading ended early: at damage in
+   * the gzip container, or at a limit or an abort (which then stands alone: nothing after it is
+   * compared). Absent when the input was read to its end.
+   */
+  readonly not_checked?: readonly string[];
 }

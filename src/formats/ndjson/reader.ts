@@ -10,6 +10,8 @@ import type { BaseIssue } from 'valibot';
 import type { FindingCode } from '../../codes.ts';
 import { linePath, type PathSegment } from '../../report/path.ts';
 import { recordThrown, type VerificationContext } from '../../verifier-lifecycle.ts';
+import { isKitStop } from '../../stream/problem.ts';
+import { findNestingPastLimit, namedSteps } from '../../json/depth.ts';
 import { createJsonSkimmer, type SkimProfile } from '../../json/skim.ts';
 import {
   collectLines,
@@ -21,6 +23,18 @@ import {
   type LineSink,
 } from '../../stream/lines.ts';
 
+/**
+ * How reading ended (docs/agent-history.md §5): `end`, at the end of the input; `skipped`, at the
+ * end, but a line over a per-line limit (`limits.maxLineBytes`, `limits.maxJsonDepth`) was skipped;
+ * `damaged`, at damage in the container (gzip), which is the input's own problem; `stopped`, by the
+ * kit (a limit, an abort), after which nothing is known of the rest. After `skipped` and `stopped`
+ * the checks over the whole input (counts, a closing record) are not made, since the record they
+ * miss may be the one not read, and none of them may report a mismatch. After a skipped line the
+ * lines are still read and framed, but their records no longer reach the format: its checks across
+ * records (a sequence, an attempt begun, the header first) would blame the gap on them.
+ */
+export type NdjsonEnding = 'end' | 'skipped' | 'damaged' | 'stopped';
+
 /** What the reading loop saw, for the format's end-of-stream checks and `report.details`. */
 export interface NdjsonSummary {
   readonly lineCount: number;
@@ -28,7 +42,14 @@ export interface NdjsonSummary {
   readonly recordCount: number;
   /** The input was read to its end with no stream problem (gzip damage, limit, abort). */
   readonly complete: boolean;
+  readonly ending: NdjsonEnding;
+  /** What the reading loop left unchecked (the records after a skipped line), for `details.not_checked`. */
+  readonly notChecked: readonly string[];
 }
+
+/** Appended to a limit's (or an abort's) message: what the stop means for the checks. */
+const STOP_NOTE =
+  'reading stopped here: the lines before were checked, the checks that need the whole input were not made (details.not_checked)';
 
 /** A JSON object from one line. Attacker-controlled: check every field before use. */
 export type JsonRecord = Record<string, unknown>;
@@ -60,7 +81,8 @@ export async function readNdjson(
   }
   let recordCount = 0;
   let crlfReported = false;
-  let complete = true;
+  let ending: NdjsonEnding = 'end';
+  let firstSkipped = 0; // the first line skipped for a per-line limit
   let lineCount = 0;
 
   const onLine = (line: Line, syntaxError?: string): void => {
@@ -97,6 +119,19 @@ export async function readNdjson(
       );
       return;
     }
+    // The kit's walkers and serialisers recurse into a record: nesting past the limit is reported
+    // on its line, under the outermost members that hold it, and the record is skipped.
+    const tooDeep = findNestingPastLimit(value, limits.maxJsonDepth);
+    if (tooDeep !== undefined) {
+      if (firstSkipped === 0) firstSkipped = line.number;
+      collector.add(
+        'limit.json_depth',
+        linePath(line.number, namedSteps(tooDeep)),
+        `JSON nesting is deeper than limits.maxJsonDepth (${limits.maxJsonDepth}); skipped`,
+      );
+      return;
+    }
+    if (firstSkipped !== 0) return;
     recordCount++;
     onRecord(value as JsonRecord, line.number);
   };
@@ -110,6 +145,7 @@ export async function readNdjson(
         ...(options.signal ? { signal: options.signal } : {}),
         tooLong: (number, max) => {
           lineCount = number;
+          if (firstSkipped === 0) firstSkipped = number;
           collector.add(
             'limit.line_bytes',
             linePath(number),
@@ -120,10 +156,20 @@ export async function readNdjson(
       sink,
     );
   } catch (error) {
-    complete = false;
-    recordThrown(collector, error);
+    if (isKitStop(error)) {
+      ending = 'stopped';
+      collector.add(error.code, '$', `${error.message}; ${STOP_NOTE}`);
+    } else {
+      ending = 'damaged';
+      recordThrown(collector, error);
+    }
   }
-  return { lineCount, recordCount, complete };
+  if (firstSkipped !== 0 && ending !== 'stopped') ending = 'skipped';
+  const notChecked =
+    firstSkipped !== 0 && firstSkipped < lineCount
+      ? [`the format's checks of the lines after line ${firstSkipped}`]
+      : [];
+  return { lineCount, recordCount, complete: ending === 'end', ending, notChecked };
 }
 
 /** A sink that skims each line (never holding it whole) and decodes only the skeleton. */

@@ -6,7 +6,8 @@
  * The reference only counts these files. We check their shape (valibot schemas) and that they agree
  * with the exported state: every staged or dispatched turn is a key of `state.active_turns`, a staged
  * result's `turn_id` is the one its path names, `run_id` is `state.run_id`, the role is the active
- * turn's assigned role, and the delegation ids a result issues are unique. Findings use `runner.*`
+ * turn's assigned role, and the delegation ids a result issues are unique; and every other id or path
+ * these files and `state.active_turns` use to name something resolves (`references.ts`). Findings use `runner.*`
  * codes with severity warning (errors with `strict`) and carry no compat text, so the
  * `--compat agentxchain` output never changes. All of these files are attacker-controlled data:
  * they are only read, never interpreted as paths on any file system.
@@ -15,15 +16,30 @@
 import { safeParse, type GenericSchema } from 'valibot';
 import type { FindingCode } from '../../../codes.ts';
 import type { PathSegment } from '../../../report/path.ts';
-import { reportWarning, type CheckContext, type Scope } from '../context.ts';
+import type { CheckContext, Scope } from '../context.ts';
 import { isJsonObject, type ParsedObject, type ParsedValue } from '../js-semantics.ts';
+import {
+  checkActiveTurn,
+  checkAssignmentReferences,
+  checkBundleListed,
+  checkIndexEntryReferences,
+  checkManifestFiles,
+  checkStagedReferences,
+} from './references.ts';
+import {
+  assignedRole,
+  bundleDirOf,
+  DISPATCH_INDEX,
+  LEGACY_STAGING,
+  quoted,
+  REJECTED_PREFIX,
+  runnerStateOf,
+  STAGING_PREFIX,
+  TURNS_PREFIX,
+  warn,
+  type RunnerState,
+} from './runner-state.ts';
 import { AssignmentSchema, DispatchIndexSchema, StagedTurnResultSchema } from './schemas.ts';
-
-const STAGING_PREFIX = '.agentxchain/staging/';
-const TURNS_PREFIX = '.agentxchain/dispatch/turns/';
-const REJECTED_PREFIX = '.agentxchain/dispatch/rejected/';
-const DISPATCH_INDEX = '.agentxchain/dispatch/index.json';
-const LEGACY_STAGING = '.agentxchain/staging/turn-result.json';
 
 /** `report.details.runner`: what the export says is in flight. */
 export interface RunnerSection {
@@ -41,33 +57,6 @@ export interface RunnerSection {
   readonly rejected: string[];
   /** Number of `runner.*` findings for this export. */
   readonly findings: number;
-}
-
-interface RunnerState {
-  readonly context: CheckContext;
-  readonly scope: Scope;
-  readonly active: ReadonlyMap<string, ParsedValue>;
-  /** Turns already accepted (history.jsonl) or retained: the dispatch index may still list the last one. */
-  readonly finished: ReadonlySet<unknown>;
-  readonly runId: ParsedValue;
-  findings: number;
-}
-
-function warn(state: RunnerState, code: FindingCode, segments: readonly PathSegment[], message: string): void {
-  state.findings++;
-  reportWarning(state.context, state.scope, code, segments, message);
-}
-
-/** The role `state.active_turns[turn]` assigns (`assigned_role`, or `role` in older states). */
-function assignedRole(turn: ParsedValue): ParsedValue {
-  if (!isJsonObject(turn)) return undefined;
-  return turn['assigned_role'] ?? turn['role'];
-}
-
-function quoted(value: ParsedValue): string {
-  return typeof value === 'string'
-    ? `"${value.length > 80 ? `${value.slice(0, 80)}…` : value}"`
-    : (JSON.stringify(value) ?? String(value));
 }
 
 /** Validates `data` against `schema`, one finding per issue, at the issue's path inside `data`. */
@@ -108,20 +97,8 @@ export function verifyRunnerArtifacts(
   const files = artifact['files'];
   const stateObject = artifact['state'];
   if (!isJsonObject(files) || !isJsonObject(stateObject)) return undefined;
-  const activeTurns = isJsonObject(stateObject['active_turns']) ? stateObject['active_turns'] : {};
-  const history = files['.agentxchain/history.jsonl'];
-  const historyData = isJsonObject(history) && Array.isArray(history['data']) ? history['data'] : [];
-  const finished = new Set<unknown>(historyData.map((entry) => (isJsonObject(entry) ? entry['turn_id'] : undefined)));
-  if (isJsonObject(stateObject['retained_turns']))
-    for (const turn of Object.keys(stateObject['retained_turns'])) finished.add(turn);
-  const state: RunnerState = {
-    context,
-    scope,
-    active: new Map(Object.entries(activeTurns)),
-    finished,
-    runId: stateObject['run_id'],
-    findings: 0,
-  };
+  const state = runnerStateOf(context, scope, artifact, files, stateObject);
+  for (const [turn, value] of state.active) checkActiveTurn(state, turn, value);
 
   const staged: RunnerSection['staged'][number][] = [];
   const bundles = new Map<string, string[]>();
@@ -132,7 +109,11 @@ export function verifyRunnerArtifacts(
     else if (path === DISPATCH_INDEX) index = path;
     else if (path.startsWith(TURNS_PREFIX)) {
       const turn = turnOfPath(path, TURNS_PREFIX);
-      if (turn !== null) bundles.set(turn, [...(bundles.get(turn) ?? []), path]);
+      if (turn !== null) {
+        const paths = bundles.get(turn);
+        if (paths === undefined) bundles.set(turn, [path]);
+        else paths.push(path);
+      }
     } else if (
       path === LEGACY_STAGING ||
       (path.startsWith(STAGING_PREFIX) &&
@@ -145,8 +126,9 @@ export function verifyRunnerArtifacts(
     }
   }
   const dispatched = new Set<string>(bundles.keys());
-  if (index !== undefined) for (const turn of checkDispatchIndex(state, index, files[index])) dispatched.add(turn);
-  for (const [turn, paths] of bundles) checkBundle(state, turn, paths, files);
+  const listing = index === undefined ? null : checkDispatchIndex(state, index, files[index]);
+  if (listing !== null) for (const turn of listing.active) dispatched.add(turn);
+  for (const [turn, paths] of bundles) checkBundle(state, turn, paths, files, listing?.listed ?? null);
 
   if (state.active.size === 0 && staged.length === 0 && dispatched.size === 0 && rejected.length === 0)
     return undefined;
@@ -242,6 +224,7 @@ function checkStagedResult(
     );
   }
   checkIdentity(state, data, at, pathTurn ?? claimed, 'the staged turn result', 'role');
+  checkStagedReferences(state, at, data, pathTurn ?? claimed);
   const delegations = data['delegations'];
   if (Array.isArray(delegations)) {
     const seen = new Set<unknown>();
@@ -261,19 +244,25 @@ function checkStagedResult(
   return row;
 }
 
+/** What the dispatch index lists: its active turns, and all its turns when it is an index of this run. */
+interface IndexListing {
+  readonly active: string[];
+  /** Every turn the index lists, or null when it cannot tell (no readable index of this run). */
+  readonly listed: ReadonlySet<string> | null;
+}
+
 /**
  * `.agentxchain/dispatch/index.json`: shape, and each listed turn. The runner does not clear the
  * index when it accepts a turn, so a finished run's index still lists its last turn: entries for
  * turns already in history.jsonl are expected, and identity is only checked for active turns.
- * Returns the active turns it lists.
  */
-function checkDispatchIndex(state: RunnerState, path: string, entry: ParsedValue): string[] {
+function checkDispatchIndex(state: RunnerState, path: string, entry: ParsedValue): IndexListing {
   const at: PathSegment[] = ['files', path, 'data'];
   const data = jsonData(entry);
-  if (data === undefined) return [];
+  if (data === undefined) return { active: [], listed: null };
   if (!isJsonObject(data)) {
     warn(state, 'runner.dispatch_invalid', at, 'the dispatch index must be a JSON object');
-    return [];
+    return { active: [], listed: null };
   }
   checkShape(state, 'runner.dispatch_invalid', DispatchIndexSchema, data, at, 'dispatch index');
   const turns = isJsonObject(data['active_turns']) ? data['active_turns'] : {};
@@ -302,13 +291,26 @@ function checkDispatchIndex(state: RunnerState, path: string, entry: ParsedValue
       );
     }
     checkIdentity(state, listed, listedAt, turn, `the dispatch index entry for turn ${turn}`, 'role');
+    checkIndexEntryReferences(state, listedAt, listed, turn);
   }
-  return listedActive;
+  // An index another run left behind (its run_id is not this run's) says nothing about this run's bundles.
+  const ofThisRun = typeof data['run_id'] !== 'string' || data['run_id'] === state.runId;
+  const listed = ofThisRun && isJsonObject(data['active_turns']) ? new Set(Object.keys(turns)) : null;
+  return { active: listedActive, listed };
 }
 
-/** A dispatch bundle `.agentxchain/dispatch/turns/<turn>/`: the turn is active; ASSIGNMENT.json agrees. */
-function checkBundle(state: RunnerState, turn: string, paths: readonly string[], files: ParsedObject): void {
-  const assignmentPath = `${TURNS_PREFIX}${turn}/ASSIGNMENT.json`;
+/**
+ * A dispatch bundle `.agentxchain/dispatch/turns/<turn>/`: the turn is active and listed by the
+ * index; ASSIGNMENT.json and MANIFEST.json agree with it.
+ */
+function checkBundle(
+  state: RunnerState,
+  turn: string,
+  paths: readonly string[],
+  files: ParsedObject,
+  listed: ReadonlySet<string> | null,
+): void {
+  const assignmentPath = `${bundleDirOf(turn)}/ASSIGNMENT.json`;
   const anchor = paths.includes(assignmentPath) ? assignmentPath : paths[0]!;
   if (!state.active.has(turn)) {
     warn(
@@ -318,6 +320,9 @@ function checkBundle(state: RunnerState, turn: string, paths: readonly string[],
       `a dispatch bundle exists for turn ${turn}, which is not in state.active_turns`,
     );
   }
+  checkBundleListed(state, turn, anchor, listed);
+  const manifestPath = `${bundleDirOf(turn)}/MANIFEST.json`;
+  if (paths.includes(manifestPath)) checkManifest(state, turn, manifestPath, files[manifestPath]);
   if (!paths.includes(assignmentPath)) return;
   const at: PathSegment[] = ['files', assignmentPath, 'data'];
   const data = jsonData(files[assignmentPath]);
@@ -336,4 +341,22 @@ function checkBundle(state: RunnerState, turn: string, paths: readonly string[],
     );
   }
   checkIdentity(state, data, at, turn, `the assignment of turn ${turn}`, 'role');
+  if (state.active.has(turn)) checkAssignmentReferences(state, at, data, turn);
+}
+
+/** MANIFEST.json of a bundle (`finalizeDispatchManifest`): its turn, run and role, and the files it lists. */
+function checkManifest(state: RunnerState, turn: string, path: string, entry: ParsedValue): void {
+  const at: PathSegment[] = ['files', path, 'data'];
+  const data = jsonData(entry);
+  if (!isJsonObject(data)) return;
+  if (typeof data['turn_id'] === 'string' && data['turn_id'] !== turn) {
+    warn(
+      state,
+      'runner.turn_id_mismatch',
+      [...at, 'turn_id'],
+      `the manifest in the bundle of turn ${turn} claims turn_id ${quoted(data['turn_id'])}`,
+    );
+  }
+  checkIdentity(state, data, at, turn, `the manifest of turn ${turn}`, 'role');
+  checkManifestFiles(state, at, data, turn);
 }

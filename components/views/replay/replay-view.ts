@@ -1,0 +1,758 @@
+/**
+ * The Replay view of a codex-orchestrator `exec --jsonl` stream (docs/codex-exec.md): the outcome
+ * (status, exit code with 128+n read as a signal, duration, attempts, command, working directory),
+ * the attempts on a timeline with their retry gaps, and the terminal replay as the tool prints it,
+ * stderr tinted, `\r` overwriting, ANSI colours from the inspector's structured parse
+ * (`src/inspect/ansi-sgr.ts`, data only). The stdout and stderr tabs say where and why each
+ * stream differs from the 64 KiB buffer `exec:end` kept. Pages come from the worker through
+ * `fetchPage` (`src/inspect/codex-exec.ts`).
+ *
+ * Everything from the artifact is drawn as text (`visible-text.ts`); colours are the view's own
+ * CSS, chosen from numbers the parser validated (a palette index or `#rrggbb`), never text from
+ * the artifact.
+ * @module
+ */
+import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { paletteRgb, type SgrColor } from '../../../src/inspect/ansi-sgr.ts';
+import type { ExecMarks, ExecSummary, ExecTerminalLine, ExecText } from '../../../src/inspect/codex-exec.ts';
+import type { TerminalSpan } from '../../../src/inspect/terminal.ts';
+import { visibleString, visibleText } from '../../visible-text.ts';
+import {
+  downloadBlob,
+  FULL_LIST_MAX,
+  listWindow,
+  PagedItems,
+  type FetchPage,
+  type ListWindow,
+} from '../shared/paged-items.ts';
+import { viewStyles } from '../shared/view-styles.ts';
+import { styleProps } from '../shared/style-props.ts';
+import { findingLine, type ViewFinding } from '../transcript/transcript-view.ts';
+
+const DEFAULT_NOTE = 'Structure checked, nothing signed.';
+const LINE_HEIGHT = 19;
+
+type ReplayTab = 'terminal' | 'stdout' | 'stderr';
+const TABS: readonly (readonly [ReplayTab, string])[] = [
+  ['terminal', 'Terminal'],
+  ['stdout', 'stdout'],
+  ['stderr', 'stderr'],
+];
+
+/**
+ * The Replay view. Set `fetchPage` (the worker's `inspect` for this stream) and `verifiedNote`;
+ * `failed` draws the red bar; `findings` are listed and jump to their line.
+ */
+export class VerifyExportReplay extends LitElement {
+  static override styles = [
+    viewStyles,
+    css`
+      :host {
+        --ansi-0: #24292f;
+        --ansi-1: #cf222e;
+        --ansi-2: #116329;
+        --ansi-3: #7d4e00;
+        --ansi-4: #0550ae;
+        --ansi-5: #8250df;
+        --ansi-6: #1b7c83;
+        --ansi-7: #6e7781;
+        --ansi-8: #57606a;
+        --ansi-9: #a40e26;
+        --ansi-10: #1a7f37;
+        --ansi-11: #633c01;
+        --ansi-12: #218bff;
+        --ansi-13: #a475f9;
+        --ansi-14: #3192aa;
+        --ansi-15: #8c959f;
+        --term-bg: var(--v-surface);
+        --stderr-bg: color-mix(in srgb, var(--v-fail) 10%, transparent);
+      }
+      @media (prefers-color-scheme: dark) {
+        :host {
+          --ansi-0: #484f58;
+          --ansi-1: #ff7b72;
+          --ansi-2: #3fb950;
+          --ansi-3: #d29922;
+          --ansi-4: #58a6ff;
+          --ansi-5: #bc8cff;
+          --ansi-6: #39c5cf;
+          --ansi-7: #b1bac4;
+          --ansi-8: #6e7681;
+          --ansi-9: #ffa198;
+          --ansi-10: #56d364;
+          --ansi-11: #e3b341;
+          --ansi-12: #79c0ff;
+          --ansi-13: #d2a8ff;
+          --ansi-14: #56d4dd;
+          --ansi-15: #ffffff;
+        }
+      }
+      .outcome {
+        display: grid;
+        grid-template-columns: repeat(auto-fill, minmax(12em, 1fr));
+        gap: 0.3em 1em;
+        margin: 0.5em 0;
+      }
+      .outcome div {
+        min-width: 0;
+      }
+      .outcome dt {
+        color: var(--v-muted);
+        font-size: 0.85em;
+      }
+      .outcome dd {
+        margin: 0;
+        overflow-wrap: anywhere;
+      }
+      .status-badge.succeeded {
+        color: var(--v-pass);
+      }
+      .status-badge.failed {
+        color: var(--v-fail);
+      }
+      .timeline {
+        display: flex;
+        align-items: stretch;
+        height: 1.6em;
+        margin: 0.4em 0;
+        border: 1px solid var(--v-border);
+        border-radius: 6px;
+        overflow: hidden;
+      }
+      .timeline .attempt {
+        background: color-mix(in srgb, var(--v-accent) 35%, transparent);
+        border-inline-end: 1px solid var(--v-border);
+        min-width: 2px;
+        font-size: 0.75em;
+        overflow: hidden;
+        white-space: nowrap;
+        padding-inline-start: 0.3em;
+      }
+      .timeline .attempt.failed {
+        background: color-mix(in srgb, var(--v-fail) 35%, transparent);
+      }
+      .timeline .gap {
+        background: repeating-linear-gradient(45deg, transparent 0 4px, var(--v-border) 4px 6px);
+        min-width: 2px;
+      }
+      [role='tablist'] {
+        display: flex;
+        gap: 0.25em;
+        border-bottom: 1px solid var(--v-border);
+        margin: 0.8em 0 0.4em;
+      }
+      [role='tab'] {
+        border: 1px solid transparent;
+        border-bottom: none;
+        border-radius: 6px 6px 0 0;
+        background: none;
+        color: var(--v-muted);
+      }
+      [role='tab'][aria-selected='true'] {
+        border-color: var(--v-border);
+        color: var(--v-fg);
+        font-weight: 600;
+      }
+      .term {
+        overflow-anchor: none;
+        background: var(--term-bg);
+        font-family: var(--v-mono);
+        font-size: 0.85em;
+        line-height: ${LINE_HEIGHT}px;
+      }
+      .tl {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        min-height: ${LINE_HEIGHT}px;
+        content-visibility: auto;
+        contain-intrinsic-size: auto ${LINE_HEIGHT}px;
+        padding-inline-start: 0.3em;
+      }
+      .tl:focus {
+        outline: 2px solid var(--v-accent);
+      }
+      .tl.hit {
+        background: var(--v-mark);
+      }
+      .tl.kind-command,
+      .tl.kind-status {
+        font-weight: 600;
+      }
+      .tl.kind-retry {
+        color: var(--v-warn);
+      }
+      .stderr {
+        background: var(--stderr-bg);
+        color: var(--v-fail);
+      }
+      .b {
+        font-weight: 700;
+      }
+      .d {
+        opacity: 0.7;
+      }
+      .i {
+        font-style: italic;
+      }
+      .u {
+        text-decoration: underline;
+      }
+      .s {
+        text-decoration: line-through;
+      }
+      .h {
+        visibility: hidden;
+      }
+    `,
+  ];
+
+  static override properties = {
+    fetchPage: { attribute: false },
+    verifiedNote: { type: String, attribute: 'verified-note' },
+    failed: { type: Boolean, reflect: true },
+    findings: { attribute: false },
+    _summary: { state: true },
+    _tab: { state: true },
+    _searchText: { state: true },
+    _window: { state: true },
+    _focus: { state: true },
+    _marks: { state: true },
+    _status: { state: true },
+    _version: { state: true },
+  };
+
+  declare fetchPage: FetchPage | undefined;
+  declare verifiedNote: string;
+  declare failed: boolean;
+  declare findings: readonly ViewFinding[];
+
+  declare private _summary: ExecSummary | undefined;
+  declare private _tab: ReplayTab;
+  declare private _searchText: string;
+  declare private _window: ListWindow;
+  declare private _focus: number;
+  declare private _marks: readonly number[];
+  declare private _status: string;
+  declare private _version: number;
+
+  private _lines: PagedItems<ExecTerminalLine> | undefined;
+  private _search = '';
+  private _matchSet = new Set<number>();
+  private _matchAt = -1;
+  private _searchTimer: ReturnType<typeof setTimeout> | undefined;
+  private _scrollFrame = 0;
+  /** Counts jumps, so only the latest one moves the focus. */
+  private _jumps = 0;
+
+  /** Resolves once the replay shows the current tab and search. */
+  ready: Promise<void> = Promise.resolve();
+
+  /**
+   * A page the worker could not give (the element was removed, the worker stopped, a newer
+   * verification replaced the bytes) becomes the status line.
+   */
+  private _settle(work: Promise<void>): Promise<void> {
+    return work.catch((error: unknown) => {
+      this._status = `Could not read the replay: ${error instanceof Error ? error.message : String(error)}`;
+    });
+  }
+
+  constructor() {
+    super();
+    this.fetchPage = undefined;
+    this.verifiedNote = '';
+    this.failed = false;
+    this.findings = [];
+    this._summary = undefined;
+    this._tab = 'terminal';
+    this._searchText = '';
+    this._window = { start: 0, end: 0, before: 0, after: 0 };
+    this._focus = 0;
+    this._marks = [];
+    this._status = '';
+    this._version = 0;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('fetchPage') && this.fetchPage !== undefined) {
+      this._summary = undefined;
+      this.ready = this._settle(this._loadSummary().then(() => this._reload()));
+    }
+  }
+
+  /** Shows the first terminal line written by the record at or after the line a finding names. */
+  async revealPath(path: string): Promise<boolean> {
+    const line = findingLine(path);
+    if (line < 0) return false;
+    await this.ready;
+    if (this._tab !== 'terminal') await this._select('terminal');
+    const page = await this.fetchPage?.({
+      from: 0,
+      count: 1,
+      filter: { ...this._filter(), view: 'locate', line: String(line) },
+    });
+    const position = (page?.items[0] as { position: number } | undefined)?.position ?? -1;
+    if (position < 0) return false;
+    await this.jumpTo(position);
+    return true;
+  }
+
+  /** Scrolls to terminal line `index` and focuses it. */
+  async jumpTo(index: number): Promise<void> {
+    const lines = this._lines;
+    if (lines === undefined || index < 0 || index >= lines.total) return;
+    const jump = ++this._jumps;
+    await lines.ensure(index, index + 1);
+    if (jump !== this._jumps) return;
+    const scroller = this._scroller();
+    const top = Math.max(0, index - 3) * LINE_HEIGHT;
+    if (scroller !== null) scroller.scrollTop = top;
+    await this._updateWindow(top);
+    if (jump !== this._jumps) return;
+    this._focus = index;
+    await this.updateComplete;
+    const line = this.renderRoot.querySelector<HTMLElement>(`[data-index="${index}"]`);
+    line?.scrollIntoView({ block: 'nearest' });
+    line?.focus({ preventScroll: true });
+  }
+
+  private _filter(): Record<string, string> {
+    return this._tab === 'terminal' ? { view: 'terminal' } : { view: 'terminal', stream: this._tab };
+  }
+
+  private async _loadSummary(): Promise<void> {
+    const page = await this.fetchPage?.({ from: 0, count: 1, filter: { view: 'summary' } });
+    this._summary = page?.items[0] as ExecSummary | undefined;
+  }
+
+  private async _reload(): Promise<void> {
+    const fetchPage = this.fetchPage;
+    if (fetchPage === undefined) return;
+    const base = { filter: this._filter(), ...(this._search === '' ? {} : { search: this._search }) };
+    const lines = new PagedItems<ExecTerminalLine>(fetchPage, base);
+    this._lines = lines;
+    await lines.ensure(0, 1);
+    let marks: readonly number[] = [];
+    if (this._search !== '') {
+      const page = await fetchPage({ from: 0, count: 1, ...base, filter: { ...base.filter, view: 'marks' } });
+      marks = (page.items[0] as ExecMarks | undefined)?.matches ?? [];
+    }
+    if (this._lines !== lines) return;
+    this._marks = marks;
+    this._matchSet = new Set(marks);
+    this._matchAt = -1;
+    this._focus = 0;
+    const scroller = this._scroller();
+    if (scroller !== null) scroller.scrollTop = 0;
+    await this._updateWindow(0);
+    const noun = (n: number) => `${n.toLocaleString('en')} line${n === 1 ? '' : 's'}`;
+    this._status =
+      this._search === ''
+        ? noun(lines.total)
+        : `${lines.matches.toLocaleString('en')} of ${noun(lines.total)} match “${visibleString(this._search, 100) ?? ''}”`;
+    this._version++;
+  }
+
+  private _scroller(): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>('.scroller');
+  }
+
+  private async _updateWindow(top?: number): Promise<void> {
+    const lines = this._lines;
+    if (lines === undefined) return;
+    const scroller = this._scroller();
+    const next = listWindow(lines.total, top ?? scroller?.scrollTop ?? 0, scroller?.clientHeight ?? 600, LINE_HEIGHT);
+    await lines.ensure(next.start, next.end);
+    if (this._lines === lines) this._window = next;
+  }
+
+  private _onScroll(): void {
+    if (this._lines === undefined || this._lines.total <= FULL_LIST_MAX || this._scrollFrame !== 0) return;
+    this._scrollFrame = requestAnimationFrame(() => {
+      this._scrollFrame = 0;
+      void this._settle(this._updateWindow());
+    });
+  }
+
+  private async _select(tab: ReplayTab): Promise<void> {
+    this._tab = tab;
+    this.ready = this._settle(this._reload());
+    await this.ready;
+  }
+
+  private _onTabKey(event: KeyboardEvent): void {
+    const at = TABS.findIndex(([tab]) => tab === this._tab);
+    const to =
+      event.key === 'ArrowRight'
+        ? (at + 1) % TABS.length
+        : event.key === 'ArrowLeft'
+          ? (at + TABS.length - 1) % TABS.length
+          : -1;
+    if (to < 0) return;
+    event.preventDefault();
+    void this._select(TABS[to]![0]).then(() =>
+      this.renderRoot.querySelector<HTMLElement>(`#replay-tab-${TABS[to]![0]}`)?.focus(),
+    );
+  }
+
+  private _onSearchInput(event: Event): void {
+    this._searchText = (event.target as HTMLInputElement).value;
+    clearTimeout(this._searchTimer);
+    this._searchTimer = setTimeout(() => void this._applySearch(), 300);
+  }
+
+  private _applySearch(): Promise<void> {
+    clearTimeout(this._searchTimer);
+    if (this._searchText.trim() === this._search) return this.ready;
+    this._search = this._searchText.trim();
+    if (this._search !== '') this._status = 'Searching…';
+    this.ready = this._settle(this._reload());
+    return this.ready;
+  }
+
+  private async _onSearchKey(event: KeyboardEvent): Promise<void> {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    await this._applySearch();
+    await this._step(event.shiftKey ? -1 : 1);
+  }
+
+  private async _step(direction: 1 | -1): Promise<void> {
+    const marks = this._marks;
+    if (marks.length === 0) return;
+    this._matchAt = (this._matchAt + direction + marks.length) % marks.length;
+    this._status = `Match ${this._matchAt + 1} of ${marks.length}`;
+    await this.jumpTo(marks[this._matchAt]!);
+  }
+
+  private _onListKey(event: KeyboardEvent): void {
+    const total = this._lines?.total ?? 0;
+    if (total === 0) return;
+    const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: 25, PageUp: -25 };
+    let target: number | undefined;
+    if (event.key in moves) target = this._focus + moves[event.key]!;
+    else if (event.key === 'Home') target = 0;
+    else if (event.key === 'End') target = total - 1;
+    if (target === undefined) return;
+    event.preventDefault();
+    void this.jumpTo(Math.max(0, Math.min(total - 1, target)));
+  }
+
+  private async _download(stream: 'all' | 'stdout' | 'stderr', of: 'chunks' | 'end' | 'replay'): Promise<void> {
+    const fetchPage = this.fetchPage;
+    if (fetchPage === undefined) return;
+    let text: string;
+    if (of === 'replay') {
+      // The replay as plain text, page by page (the worker builds each page from its checkpoints).
+      const total = this._lines?.total ?? 0;
+      const parts: string[] = [];
+      for (let from = 0; from < total; from += 5000) {
+        const page = await fetchPage({ from, count: 5000, filter: { view: 'terminal' } });
+        for (const line of page.items as ExecTerminalLine[])
+          parts.push(`${line.spans.map((span) => span.text).join('')}\n`);
+      }
+      text = parts.join('');
+    } else {
+      const page = await fetchPage({
+        from: 0,
+        count: 1,
+        filter: { view: 'text', ...(stream === 'all' ? {} : { stream }), of },
+      });
+      text = (page.items[0] as ExecText | undefined)?.text ?? '';
+    }
+    const name = of === 'replay' ? 'replay.txt' : of === 'end' ? `exec-end.${stream}.txt` : `${stream}.txt`;
+    downloadBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), name);
+  }
+
+  protected override render(): TemplateResult {
+    const summary = this._summary;
+    return html`
+      ${
+        this.failed
+          ? html`<div class="failed-bar" role="alert">
+              Verification failed: this run is shown as read, not as verified.
+            </div>`
+          : nothing
+      }
+      <p class="note">
+        <strong>${this.verifiedNote || DEFAULT_NOTE}</strong> The output below is what the stream says.
+      </p>
+      ${summary === undefined ? html`<p class="status" role="status">Loading the run…</p>` : this._renderOutcome(summary)}
+      ${this._renderFindings()} ${summary === undefined ? nothing : this._renderTabs(summary)}
+    `;
+  }
+
+  private _renderOutcome(summary: ExecSummary): TemplateResult {
+    const fact = (label: string, value: TemplateResult | string) =>
+      html`<div>
+        <dt>${label}</dt>
+        <dd>${value}</dd>
+      </div>`;
+    const exit =
+      summary.exitCode === ''
+        ? 'none'
+        : summary.signalFromExit === ''
+          ? summary.exitCode
+          : `${summary.exitCode} (128 + ${Number(summary.exitCode) - 128}: killed by ${summary.signalFromExit})`;
+    return html`<section aria-label="Outcome">
+      <dl class="outcome">
+        ${fact(
+          'Status',
+          html`<strong class="status-badge ${summary.status === 'succeeded' ? 'succeeded' : 'failed'}"
+            >${visibleText(summary.status === '' ? 'unknown' : summary.status.toUpperCase(), { max: 40 })}</strong
+          >`,
+        )}
+        ${fact('Exit code', html`${visibleText(exit, { max: 100 })}`)}
+        ${summary.signal === '' ? nothing : fact('Signal', html`${visibleText(summary.signal, { max: 60 })}`)}
+        ${fact('Duration', html`${visibleText(summary.durationMs === '' ? '–' : `${summary.durationMs} ms`, { max: 60 })}`)}
+        ${fact('Attempts', String(summary.attempts.length))}
+        ${fact('Command', html`<code>${visibleText(summary.command, { max: 2000 })}</code>`)}
+        ${fact('Working directory', html`<code>${visibleText(summary.cwd, { max: 1000 })}</code>`)}
+        ${summary.runId === '' ? nothing : fact('Run', html`<code>${visibleText(summary.runId, { max: 200 })}</code>`)}
+      </dl>
+      ${this._renderTimeline(summary)}
+      ${
+        summary.unreadableLines.length > 0
+          ? html`<p class="status" role="note">
+              Lines that could not be read: ${summary.unreadableLines.slice(0, 20).join(', ')}
+            </p>`
+          : nothing
+      }
+    </section>`;
+  }
+
+  private _renderTimeline(summary: ExecSummary): TemplateResult | typeof nothing {
+    if (summary.attempts.length === 0) return nothing;
+    const length = (text: string) => (/^\d{1,12}(\.\d+)?$/u.test(text) ? Number(text) : 0);
+    const parts = summary.attempts.flatMap((attempt) => [
+      { kind: 'attempt' as const, attempt, ms: length(attempt.durationMs) },
+      ...(attempt.retry === undefined ? [] : [{ kind: 'gap' as const, attempt, ms: length(attempt.retry.delayMs) }]),
+    ]);
+    const total = parts.reduce((sum, part) => sum + part.ms, 0) || 1;
+    return html`<div class="timeline" role="img" aria-label="Attempts and retry gaps on a timeline">
+        ${parts.map((part) =>
+          part.kind === 'attempt'
+            ? html`<div
+                class="attempt ${part.attempt.status === 'succeeded' ? '' : 'failed'}"
+                ${styleProps({ 'flex-grow': Math.max(part.ms / total, 0.01) })}
+                title=${`attempt ${visibleString(part.attempt.attempt, 20) ?? ''}: ${part.ms} ms`}
+              >
+                #${visibleText(part.attempt.attempt, { max: 20 })}
+              </div>`
+            : html`<div
+                class="gap"
+                ${styleProps({ 'flex-grow': Math.max(part.ms / total, 0.01) })}
+                title=${`retry after ${part.ms} ms`}
+              ></div>`,
+        )}
+      </div>
+      <ol class="attempts">
+        ${summary.attempts.map(
+          (attempt) =>
+            html`<li>
+              attempt ${visibleText(attempt.attempt, { max: 20 })}:
+              ${visibleText(attempt.status || 'no exec:end', { max: 40 })}${
+                attempt.exitCode === '' ? nothing : html`, exit ${visibleText(attempt.exitCode, { max: 20 })}`
+              }${attempt.durationMs === '' ? nothing : html`, ${visibleText(attempt.durationMs, { max: 20 })} ms`}${
+                attempt.sandboxState === '' ? nothing : html`, ${visibleText(attempt.sandboxState, { max: 40 })}`
+              }
+              ${
+                attempt.retry === undefined
+                  ? nothing
+                  : html`<br /><span class="status"
+                        >[retry] attempt ${visibleText(attempt.attempt, { max: 20 })} in
+                        ${visibleText(attempt.retry.delayMs, { max: 20 })}ms —
+                        ${visibleText(attempt.retry.errorMessage, { max: 1000 })}</span
+                      >`
+              }
+            </li>`,
+        )}
+      </ol>`;
+  }
+
+  private _renderFindings(): TemplateResult | typeof nothing {
+    const findings = this.findings.filter((finding) => findingLine(finding.path) >= 0);
+    if (findings.length === 0) return nothing;
+    return html`<details>
+      <summary>Findings on lines (${findings.length})</summary>
+      <ul class="findings">
+        ${findings
+          .slice(0, 200)
+          .map(
+            (finding) =>
+              html`<li class=${finding.severity === 'error' ? 'error' : ''}>
+                <button class="link" type="button" @click=${() => void this.revealPath(finding.path)}>
+                  ${visibleText(finding.path, { max: 40 })}</button
+                >: ${visibleText(finding.message, { max: 500 })}
+              </li>`,
+          )}
+      </ul>
+    </details>`;
+  }
+
+  private _renderTabs(summary: ExecSummary): TemplateResult {
+    return html`<div role="tablist" aria-label="Output" @keydown=${this._onTabKey}>
+        ${TABS.map(
+          ([tab, label]) =>
+            html`<button
+              type="button"
+              role="tab"
+              id="replay-tab-${tab}"
+              aria-selected=${this._tab === tab ? 'true' : 'false'}
+              aria-controls="replay-panel"
+              tabindex=${this._tab === tab ? '0' : '-1'}
+              @click=${() => void this._select(tab)}
+            >
+              ${label}
+            </button>`,
+        )}
+      </div>
+      <div role="tabpanel" id="replay-panel" aria-labelledby="replay-tab-${this._tab}">
+        ${this._tab === 'terminal' ? nothing : this._renderStreamNotes(summary, this._tab)}
+        <div class="toolbar" role="search">
+          <label
+            >Search
+            <input
+              type="search"
+              aria-describedby="replay-count"
+              .value=${this._searchText}
+              @input=${this._onSearchInput}
+              @keydown=${this._onSearchKey}
+          /></label>
+          <button
+            type="button"
+            aria-label="Previous match"
+            ?disabled=${this._marks.length === 0}
+            @click=${() => void this._step(-1)}
+          >
+            ↑
+          </button>
+          <button
+            type="button"
+            aria-label="Next match"
+            ?disabled=${this._marks.length === 0}
+            @click=${() => void this._step(1)}
+          >
+            ↓
+          </button>
+          <span id="replay-count" class="count" role="status" aria-live="polite">${this._status}</span>
+        </div>
+        <div class="toolbar" role="group" aria-label="Downloads">
+          ${
+            this._tab === 'terminal'
+              ? html`<button type="button" @click=${() => void this._download('all', 'replay')}>Download replay</button>
+                  <button type="button" @click=${() => void this._download('stdout', 'chunks')}>Download stdout</button>
+                  <button type="button" @click=${() => void this._download('stderr', 'chunks')}>
+                    Download stderr
+                  </button>`
+              : html`<button type="button" @click=${() => void this._download(this._tab as 'stdout', 'chunks')}>
+                    Download ${this._tab} (all chunks)
+                  </button>
+                  <button type="button" @click=${() => void this._download(this._tab as 'stdout', 'end')}>
+                    Download exec:end ${this._tab} (last 64 KiB)
+                  </button>`
+          }
+        </div>
+        ${this._renderLines()}
+      </div>`;
+  }
+
+  private _renderStreamNotes(summary: ExecSummary, stream: 'stdout' | 'stderr'): TemplateResult {
+    return html`<ul class="status" aria-label="How this stream compares with exec:end">
+      ${summary.attempts.map((attempt) => {
+        const comparison = attempt.streams.find((entry) => entry.stream === stream);
+        if (comparison === undefined) return nothing;
+        return html`<li>
+          attempt ${visibleText(attempt.attempt, { max: 20 })}: ${comparison.chunks}
+          chunk${comparison.chunks === 1 ? '' : 's'}, ${comparison.chunkBytes.toLocaleString('en')} bytes;
+          ${
+            comparison.same
+              ? `exec:end.${stream} holds the same text`
+              : html`exec:end.${stream} differs: ${comparison.why.join('; ')}`
+          }
+        </li>`;
+      })}
+    </ul>`;
+  }
+
+  private _renderLines(): TemplateResult | typeof nothing {
+    const lines = this._lines;
+    if (lines === undefined) return nothing;
+    const { start, end, before, after } = this._window;
+    const shown: number[] = [];
+    for (let index = start; index < end; index++) if (lines.get(index) !== undefined) shown.push(index);
+    // Keyed by line, so a focused line keeps its node when the window moves.
+    const rows = repeat(
+      shown,
+      (index) => index,
+      (index) => this._renderLine(lines.get(index)!, index),
+    );
+    return html`${
+        lines.notViewable === undefined
+          ? nothing
+          : html`<p class="status" role="note">${visibleText(lines.notViewable)}</p>`
+      }
+      <div
+        class="scroller term"
+        role="log"
+        aria-label=${this._tab === 'terminal' ? 'Terminal replay' : `${this._tab} as the chunks carried it`}
+        tabindex=${shown.length === 0 ? '-1' : '0'}
+        @scroll=${this._onScroll}
+        @keydown=${this._onListKey}
+      >
+        ${before > 0 ? html`<div class="spacer" ${styleProps({ height: `${before}px` })} aria-hidden="true"></div>` : nothing}
+        ${shown.length === 0 ? html`<p class="status">No output.</p>` : rows}
+        ${after > 0 ? html`<div class="spacer" ${styleProps({ height: `${after}px` })} aria-hidden="true"></div>` : nothing}
+      </div>`;
+  }
+
+  private _renderLine(line: ExecTerminalLine, index: number): TemplateResult {
+    return html`<div
+      class="tl kind-${line.kind} ${this._matchSet.has(index) ? 'hit' : ''}"
+      data-index=${index}
+      data-line=${line.source}
+      tabindex=${index === this._focus ? '0' : '-1'}
+      @focus=${() => (this._focus = index)}
+    >
+      ${line.spans.map((span) => this._renderSpan(span))}${
+        line.fullLength === undefined
+          ? nothing
+          : html`<span class="status">
+              … ${(line.fullLength - line.spans.reduce((n, s) => n + s.text.length, 0)).toLocaleString('en')} more
+              characters (download the stream)</span
+            >`
+      }
+    </div>`;
+  }
+
+  private _renderSpan(span: TerminalSpan): TemplateResult {
+    const style = span.style;
+    const classes = [
+      span.stream === 'stderr' ? 'stderr' : '',
+      style.bold ? 'b' : '',
+      style.dim ? 'd' : '',
+      style.italic ? 'i' : '',
+      style.underline ? 'u' : '',
+      style.strike ? 's' : '',
+      style.hidden ? 'h' : '',
+    ].join(' ');
+    const inverse = style.inverse === true;
+    const fg = colorOf(inverse ? style.bg : style.fg, inverse ? 'var(--term-bg)' : undefined);
+    const bg = colorOf(inverse ? style.fg : style.bg, inverse ? 'var(--v-fg)' : undefined);
+    return html`<span class=${classes} ${styleProps({ color: fg, 'background-color': bg })}
+      >${visibleText(span.text, { max: 200_000, multiline: true })}</span
+    >`;
+  }
+}
+
+/** The CSS colour of an SGR colour: the theme's palette for 0–15, computed for 16–255, or a checked `#rrggbb`. */
+function colorOf(color: SgrColor | undefined, fallback: string | undefined): string | undefined {
+  if (color === undefined) return fallback;
+  if (typeof color === 'number') {
+    if (color >= 0 && color < 16) return `var(--ansi-${color})`;
+    const rgb = paletteRgb(color);
+    return rgb === undefined ? fallback : `rgb(${rgb.join(' ')})`;
+  }
+  return /^#[0-9a-f]{6}$/u.test(color) ? color : fallback;
+}

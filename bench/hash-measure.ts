@@ -1,7 +1,7 @@
-// The measurements behind BULK_DIGEST_MIN_BYTES (src/crypto/bulk-digest.ts), the same code in
+// The measurements behind BULK_DIGEST_MIN_BYTES (bench/bulk-digest.ts), the same code in
 // every runtime: `hash.bench.ts` runs it in Node, Chromium and Deno and times workerd's from
 // outside (workerd's clock stands still while a request computes).
-import { bulkDigest, sha256Of } from '../src/crypto/bulk-digest.ts';
+import { bulkDigest, sha256Of } from './bulk-digest.ts';
 import { loadSha256 } from '#sha256';
 
 /** How each size is hashed: the WASM `Sha256`, WebCrypto awaited one at a time or 16 in flight, the kit's choice. */

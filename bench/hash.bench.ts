@@ -1,6 +1,6 @@
 // SHA-256 speed by buffer size in Node, Chromium, Deno and workerd: the WASM `Sha256` (hash-wasm),
 // WebCrypto's `crypto.subtle.digest` awaited one call at a time and with 16 calls in flight, and
-// the kit's choice (`sha256Of`, src/crypto/bulk-digest.ts). Where WebCrypto overtakes WASM is the
+// the kit's choice (`sha256Of`, bench/bulk-digest.ts). Where WebCrypto overtakes WASM is the
 // crossover BULK_DIGEST_MIN_BYTES is chosen from (figures in docs/architecture.md, 'Bulk hashing').
 // Target: Chromium, 16 MiB through the kit's interface ≥ 1,000 MB/s (hash-wasm: ~200 MB/s).
 import { build } from 'esbuild';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../test/helpers/fixtures.ts';
 import { startWorkerd } from '../test/runtimes/harness.ts';
-import { BULK_DIGEST_MIN_BYTES } from '../src/crypto/bulk-digest.ts';
+import { BULK_DIGEST_MIN_BYTES } from './bulk-digest.ts';
 import { measureAll, METHODS, repsFor, SIZES, type Method } from './hash-measure.ts';
 
 type Table = Record<string, Record<Method, number>>;

@@ -6,7 +6,9 @@
 import type { Sha256 } from './crypto/sha256.ts';
 import { resolveLimits, type Limits } from './limits.ts';
 import type { VerifyOptions } from './options.ts';
-import { dimensionOf } from './codes.ts';
+import { CORE_CODES } from './report/core-codes.ts';
+import type { Dimension } from './report/types.ts';
+import type { FindingCode } from './codes.ts';
 import { buildReport, createCollector, type CheckedDimensions } from './report/collector.ts';
 import type { VerifyInput } from './stream/input.ts';
 import { openInput, type OpenedInput } from './stream/open.ts';
@@ -30,6 +32,7 @@ export interface VerificationContext {
 export async function beginVerification(
   input: VerifyInput | OpenedInput,
   options: VerifyOptions,
+  formatCodes: Readonly<Record<string, Dimension>> = {},
 ): Promise<VerificationContext> {
   const startedAt = now();
   const limits = resolveLimits(options.limits);
@@ -40,7 +43,14 @@ export async function beginVerification(
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.gunzip ? { gunzip: options.gunzip } : {}),
   });
-  const collector = createCollector({ maxFindings: limits.maxFindings, strict: options.strict ?? false, dimensionOf });
+  // The format's own code table, not the join of every format's (src/codes.ts): a verifier
+  // raises only its format's codes and the core's, and the page loads only the tables it uses.
+  const dimensions: Readonly<Record<string, Dimension>> = { ...CORE_CODES, ...formatCodes };
+  const collector = createCollector({
+    maxFindings: limits.maxFindings,
+    strict: options.strict ?? false,
+    dimensionOf: (code: FindingCode) => dimensions[code]!,
+  });
   return { limits, collector, opened, label: options.name ?? 'bytes', startedAt };
 }
 

@@ -3,8 +3,7 @@
  * interfaces'). Synchronous on purpose: Merkle trees and per-file digests call it hundreds of
  * thousands of times, and an async call per hash would dominate. The default implementation
  * (hash-wasm) is loaded by `wasm/sha256.ts`; the Node CLI may pass `node:crypto`, tests pass other
- * implementations to cross-check. Large contents may be hashed with WebCrypto instead, ahead and
- * asynchronously, unless a `Sha256` was injected (`bulk-digest.ts`).
+ * implementations to cross-check.
  * @module
  */
 

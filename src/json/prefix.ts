@@ -53,23 +53,14 @@ const IN_ARRAY = 0;
 const IN_OBJECT = 1;
 
 /**
- * Creates a checker; `python` accepts Python's `NaN`, `Infinity` and `-Infinity`. With
- * `stringContent: 'unchecked'`, what a string holds is not looked at, only where it ends (a quote
- * after an even run of backslashes, found by the runtime's native byte search): for a caller whose
- * own lexer already validates string content as it arrives (the AgentXchain skimmer), so that the
- * bulk of a document, its strings, is not scanned twice. Still sound: it refuses less, never more.
+ * Creates a checker; `python` accepts Python's `NaN`, `Infinity` and `-Infinity`.
  * @example
  * const check = createJsonPrefixChecker();
  * check.push(new TextEncoder().encode('{"a": [1, 2')); // -1
  * check.push(new TextEncoder().encode('x]}')); // 0: `x` cannot continue it
  */
-export function createJsonPrefixChecker(
-  options: { readonly python?: boolean; readonly stringContent?: 'checked' | 'unchecked' } = {},
-): JsonPrefixChecker {
+export function createJsonPrefixChecker(options: { readonly python?: boolean } = {}): JsonPrefixChecker {
   const python = options.python === true;
-  const checkStrings = options.stringContent !== 'unchecked';
-  /** Unchecked strings: the last byte read inside the string was a backslash that escapes the next. */
-  let escapePending = false;
   let state = VALUE;
   let afterString = AFTER_VALUE; // where a string leads when it ends: AFTER_VALUE, or COLON for a key
   let numberState = N_MINUS;
@@ -210,29 +201,6 @@ export function createJsonPrefixChecker(
     }
   };
 
-  /**
-   * Unchecked strings: the offset of the quote that ends the string, from `i` (or `chunk.length`
-   * when the string goes on past the chunk). A quote ends it when the backslashes right before it,
-   * with one pending from the previous chunk, are an even run.
-   */
-  const stringEnd = (chunk: Uint8Array, i: number): number => {
-    const n = chunk.byteLength;
-    for (;;) {
-      const quote = chunk.indexOf(grammar.Byte.Quote, i);
-      const end = quote < 0 ? n : quote;
-      let run = 0;
-      while (end - run > i && chunk[end - run - 1] === grammar.Byte.Backslash) run++;
-      const escaped = (run + (end - run === i && escapePending ? 1 : 0)) % 2 === 1;
-      if (quote < 0) {
-        escapePending = escaped;
-        return n;
-      }
-      escapePending = false;
-      if (!escaped) return quote;
-      i = quote + 1;
-    }
-  };
-
   return {
     push(chunk) {
       if (state === REFUSED) return 0;
@@ -240,11 +208,7 @@ export function createJsonPrefixChecker(
       const words = grammar.wordView(chunk);
       let i = 0;
       while (i < n) {
-        if (state === STRING && !checkStrings) {
-          i = stringEnd(chunk, i);
-          if (i >= n) break;
-          state = afterString;
-        } else if (state === STRING) {
+        if (state === STRING) {
           i = grammar.skipStringBytes(chunk, i, words, grammar.STOP_MUST_ESCAPE);
           if (i >= n) break;
           const c = chunk[i]!;

@@ -49,7 +49,9 @@ async function ours(
   cuts: readonly number[] = [],
 ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
   const parsed = await readDocument(streamOf(bytes, cuts), { maxBytes: 1 << 30 });
-  assert.equal(parsed.byteLength, bytes.byteLength);
+  // A document known not to parse is read only a little past its first impossible byte.
+  if (parsed.ok) assert.equal(parsed.byteLength, bytes.byteLength);
+  else assert.ok(parsed.byteLength <= bytes.byteLength);
   // A deep copy reads every getter, and keeps own-key order for the comparison below. Not through
   // JSON text: that turned an Infinity (`1E309` in a damaged export) into null on this side only.
   return parsed.ok

@@ -142,35 +142,6 @@ test('createJsonPrefixChecker never refuses a document JSON.parse (or Python) ac
   }
 });
 
-test("createJsonPrefixChecker with stringContent 'unchecked' finds every string's end as the checked one does", () => {
-  const texts = [
-    '{"a": "x\\\\", "b": "\\"q\\\\\\"", "c": [1, "\\\\\\\\"]}',
-    readFileSync(new URL('../fixtures/zaxy/signed-ed25519-n33.json', import.meta.url), 'utf8'),
-    readFileSync(new URL('../fixtures/agentxchain/real-fresh.json', import.meta.url), 'utf8'),
-  ];
-  for (const text of texts) {
-    const bytes = encode(text);
-    for (const size of [1, 2, 3, 7, 64, bytes.length]) {
-      const checker = createJsonPrefixChecker({ stringContent: 'unchecked' });
-      for (let at = 0; at < bytes.length; at += size) assert.equal(checker.push(bytes.subarray(at, at + size)), -1);
-    }
-    // A structural error right after a string ending in escaped backslashes is still found, however split.
-    const bad = encode('{"k": "a\\\\\\\\" x}');
-    for (const size of [1, 2, 3, bad.length]) {
-      const checker = createJsonPrefixChecker({ stringContent: 'unchecked' });
-      let found = -1;
-      for (let at = 0; at < bad.length && found < 0; at += size) {
-        const refused = checker.push(bad.subarray(at, at + size));
-        if (refused >= 0) found = at + refused;
-      }
-      assert.equal(found, bad.indexOf(0x78), `split ${size}`);
-    }
-  }
-  // String content is left to the caller: a raw control is not refused, an escaped quote does not end the string.
-  assert.equal(createJsonPrefixChecker({ stringContent: 'unchecked' }).push(encode('["a\u0001", "\\q"]')), -1);
-  assert.equal(createJsonPrefixChecker({ stringContent: 'unchecked' }).push(encode('["a\\"] x')), -1);
-});
-
 test('AgentXchain: a raw control byte in a string deep in a large document stops the read there', async () => {
   const head = encode('{"schema_version": "0.3", "note": "');
   const body = new Uint8Array(8 << 20).fill(0x41);

@@ -18,6 +18,7 @@ import { createDesignChecker, type ShapeChecker } from './design.ts';
 import type { AgentHistorySchema } from './details.ts';
 import { createImplChecker } from './impl.ts';
 import type { ReportOf } from '../../report.ts';
+import { AGENT_HISTORY_CODES } from './codes.ts';
 
 /**
  * Strings the checks never read (message text, tool input/output, metadata): skimmed away, so a
@@ -58,7 +59,7 @@ export async function verifyAgentHistory(
   input: VerifyInput | OpenedInput,
   options: VerifyOptions = {},
 ): Promise<ReportOf<'agent-history'>> {
-  const context = await beginVerification(input, options);
+  const context = await beginVerification(input, options, AGENT_HISTORY_CODES);
   const { collector, opened } = context;
   let schema: AgentHistorySchema | undefined;
   let checker: ShapeChecker | undefined;

@@ -40,8 +40,6 @@ export function childScope(parent: Scope, repoId: string): Scope {
 export interface CheckContext {
   readonly collector: FindingCollector;
   readonly sha256: Sha256;
-  /** Contents decoded and hashed ahead with WebCrypto, by file entry (files.ts `prehashFileContents`). */
-  readonly prehashed?: Map<object, { readonly digest: ArrayBuffer; readonly decoded: Uint8Array }>;
   /** Deepest child-export nesting verified; deeper children get a `limit.json_depth` finding. */
   readonly maxNesting: number;
   readonly signal?: AbortSignal;

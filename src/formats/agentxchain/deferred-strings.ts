@@ -51,6 +51,17 @@ const MAX_TRACKED_DEPTH = 4096;
 /** Longest raw key that can still name one of the grammar's keys (`content_base64`, escaped). */
 const MAX_KEY_BYTES = 6 * 'content_base64'.length;
 
+/**
+ * Bytes that may stand outside a string somewhere in a JSON text (RFC 8259 §2): whitespace,
+ * structural characters, and the characters of numbers and of `true`, `false`, `null`. Any other
+ * byte there means the text cannot parse, whatever follows, so the reader stops at it.
+ */
+const OUTSIDE_STRING_BYTES: Uint8Array = /* @__PURE__ */ (() => {
+  const table = new Uint8Array(256);
+  for (const c of ' \t\n\r{}[],:0123456789-+.eEtruefalsn') table[c.charCodeAt(0)] = 1;
+  return table;
+})();
+
 // Lexer states.
 const BETWEEN = 0; // between tokens
 const IN_STRING = 1;
@@ -113,9 +124,9 @@ export class ExportSkimmer {
   }
 
   /**
-   * The offset of the first byte of a string that `JSON.parse` would refuse (a raw control
-   * character, a bad escape), or -1: the reader stops there, the prefix checker leaving string
-   * content to this lexer.
+   * The offset of the first byte that no JSON text could hold where it stands (outside a string: a
+   * byte no token has; inside: a raw control character, a bad escape), or -1. The reader stops
+   * reading there: the text cannot parse, and V8's message is about an error at or before it.
    */
   get firstInvalidByte(): number {
     return this.#firstInvalid;
@@ -244,7 +255,7 @@ export class ExportSkimmer {
       else if (byte === grammar.Byte.NameSeparator) this.#setExpectKey(false);
       else if (byte === grammar.Byte.ValueSeparator) {
         if (this.#inObject()) this.#setExpectKey(true);
-      }
+      } else if (OUTSIDE_STRING_BYTES[byte] === 0) this.#markInvalid(base + i - 1);
     }
     return i;
   }

@@ -8,7 +8,6 @@
  * accepts; decoding strictly would fail artifacts the reference passes.
  * @module
  */
-import { BULK_DIGEST_MIN_BYTES, type BulkDigest } from '../../crypto/bulk-digest.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { decodeUtf8Lenient } from '../../encoding/utf8.ts';
 import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
@@ -129,7 +128,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   // §4.5: null content is allowed for truncated or skipped entries, and then nothing is verified.
   // A large export's content strings stay in the raw document until read (deferred-strings.ts):
   // decode those from their bytes instead of building each string first.
-  const content = contentOf(entry);
+  const content = deferredToken(entry, 'content_base64') ?? entry['content_base64'];
   if (content === null) {
     verifyNullContentEntry(entry, format as string, report);
     const why =
@@ -155,9 +154,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   }
 
   // §4.7–4.10: decode, then every content check runs, whatever the earlier ones found.
-  const ahead = context.prehashed?.get(entry);
-  context.prehashed?.delete(entry);
-  const decoded = ahead?.decoded ?? decodeContent(content);
+  const decoded = typeof content === 'string' ? decodeContentBase64(content) : decodeContentBase64Token(content);
   if (decoded.byteLength !== bytes) {
     const expected = jsString(bytes) ?? describeValue(bytes);
     report.mismatch(
@@ -171,10 +168,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
     );
   }
   // A non-string sha256 can never equal a hex digest: skip the hashing, the verdict is the same.
-  const digest =
-    typeof sha256 === 'string'
-      ? toHex(ahead ? new Uint8Array(ahead.digest) : context.sha256.digest(decoded))
-      : undefined;
+  const digest = typeof sha256 === 'string' ? toHex(context.sha256.digest(decoded)) : undefined;
   if (digest === undefined || digest !== sha256) {
     report.mismatch('agentxchain.file_sha256_mismatch', 'sha256', 'sha256 does not match content_base64', {
       ...(typeof sha256 === 'string' ? { expected: sha256 } : {}),
@@ -183,51 +177,6 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   }
   verifyData(entry, format as 'json' | 'jsonl' | 'text', relPath, decoded, report);
   return row('verified');
-}
-
-/** An entry's `content_base64`: its raw token when the string was deferred (deferred-strings.ts). */
-function contentOf(entry: Record<string, ParsedValue>): ParsedValue | Uint8Array {
-  return deferredToken(entry, 'content_base64') ?? entry['content_base64'];
-}
-
-/** §4.7: the bytes `content_base64` (its string, or its raw token when deferred) decodes to. */
-function decodeContent(content: string | Uint8Array): Uint8Array {
-  return typeof content === 'string' ? decodeContentBase64(content) : decodeContentBase64Token(content);
-}
-
-/**
- * Hashes the large contents of the export's files, and of its child exports' up to `maxNesting`
- * levels, with WebCrypto (`bulk`, src/crypto/bulk-digest.ts) before the synchronous checks run,
- * into `context.prehashed` (by entry), where `verifyFileEntry` takes the digest and the decoded
- * bytes instead of decoding and hashing again (decoding costs as much as WASM hashing). Only
- * contents of at least `BULK_DIGEST_MIN_BYTES` characters, 8 in flight at most; each is kept
- * until its check runs (at most three quarters of the document, which is held anyway). The
- * others, and any content WebCrypto refused, are decoded and hashed by the checks.
- */
-export async function prehashFileContents(
-  context: CheckContext,
-  artifact: ParsedValue,
-  bulk: BulkDigest | undefined,
-): Promise<void> {
-  const flying: Promise<void>[] = [];
-  const exports: [ParsedValue, number][] = [[artifact, 0]];
-  for (const [exported, level] of exports) {
-    if (bulk === undefined || !isJsonObject(exported)) continue;
-    for (const entry of Object.values(exported['files'] ?? {})) {
-      throwIfAborted(context);
-      const content = isJsonObject(entry) ? contentOf(entry) : null;
-      const isContent = typeof content === 'string' || content instanceof Uint8Array;
-      if (!isContent || content.length < BULK_DIGEST_MIN_BYTES) continue;
-      const decoded = decodeContent(content);
-      const keep = (digest: ArrayBuffer): void => void context.prehashed?.set(entry, { digest, decoded });
-      flying.push(bulk(decoded).then(keep, () => {}));
-      if (flying.length > 7) await flying.shift();
-    }
-    if (level < context.maxNesting)
-      for (const repo of Object.values(exported['repos'] ?? {}))
-        if (isJsonObject(repo)) exports.push([repo['export'], level + 1]);
-  }
-  await Promise.all(flying);
 }
 
 /** §4.5: what a null-content entry must still satisfy. */

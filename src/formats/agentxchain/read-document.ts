@@ -6,7 +6,6 @@
  * @module
  */
 import { findNestingPastLimit, namedSteps } from '../../json/depth.ts';
-import { createJsonPrefixChecker } from '../../json/prefix.ts';
 import { DEFAULT_LIMITS } from '../../limits.ts';
 import { jsonPath } from '../../report/path.ts';
 import { StreamProblem } from '../../stream/problem.ts';
@@ -75,9 +74,6 @@ async function readAndParse(
 ): Promise<ParsedDocument> {
   const skimmer = new ExportSkimmer();
   const reader = stream.getReader();
-  // String content is the skimmer's to validate (its first bad byte stops the read too), so the
-  // prefix checker only finds where each string ends: the bulk of an export is not scanned twice.
-  const prefix = createJsonPrefixChecker({ stringContent: 'unchecked' });
   let byteLength = 0;
   /** Bytes to read once the document is known not to parse: up to a little past its first bad byte. */
   let enough = Infinity;
@@ -90,12 +86,11 @@ async function readAndParse(
       }
       const { done, value } = await reader.read();
       if (done) break;
-      if (enough === Infinity) {
-        const bad = prefix.push(value);
-        skimmer.push(value);
-        const firstBad = [bad >= 0 ? byteLength + bad : -1, skimmer.firstInvalidByte].filter((at) => at >= 0);
-        if (firstBad.length > 0) enough = Math.min(...firstBad) + NOT_JSON_CONTEXT_BYTES;
-      } else skimmer.push(value);
+      // The skimmer lexes every byte as it arrives: at the first one no JSON text could hold
+      // there, the document is known not to parse, and only a little more is read (for V8's message).
+      skimmer.push(value);
+      if (enough === Infinity && skimmer.firstInvalidByte >= 0)
+        enough = skimmer.firstInvalidByte + NOT_JSON_CONTEXT_BYTES;
       byteLength += value.byteLength;
       if (byteLength > options.maxBytes && enough === Infinity) {
         throw new StreamProblem(
@@ -114,7 +109,7 @@ async function readAndParse(
   if (enough !== Infinity) {
     // Not JSON, seen before its end: V8's message looks at most 10 characters past the error.
     const cut = parseDecoded(firstBytes(skimmed.chunks, enough));
-    if (cut.ok) throw new Error('a document refused as not JSON parsed (json/prefix.ts is wrong)');
+    if (cut.ok) throw new Error('a document refused as not JSON parsed (the skimmer refused a byte a JSON text can hold)');
     return { ok: false, message: cut.message, byteLength };
   }
   if (skimmed.skeleton !== undefined) {

@@ -9,7 +9,6 @@
  * reference's. Then every check of the contract runs in the reference's order.
  * @module
  */
-import { bulkDigest } from '../../crypto/bulk-digest.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { VerifyOptions } from '../../options.ts';
 import { jsonPath } from '../../report/path.ts';
@@ -18,11 +17,11 @@ import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, resolveSha256 } from '../../verifier-lifecycle.ts';
 import { ROOT_SCOPE, type CheckContext } from './context.ts';
 import type { AgentxchainDetails, EchoedValue } from './details.ts';
-import { prehashFileContents } from './files.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 import { readDocument } from './read-document.ts';
 import { verifyExportObject } from './verify-artifact.ts';
 import type { FindingCollector, ReportOf } from '../../report.ts';
+import { AGENTXCHAIN_CODES } from './codes.ts';
 
 /** Each child-export level adds at least three levels of JSON (`repos` → id → `export`). */
 const JSON_LEVELS_PER_CHILD = 3;
@@ -57,7 +56,7 @@ export async function verifyAgentxchainDocument(
   input: VerifyInput | OpenedInput,
   options: VerifyOptions = {},
 ): Promise<VerifiedDocument> {
-  const context = await beginVerification(input, options);
+  const context = await beginVerification(input, options, AGENTXCHAIN_CODES);
   let artifact: ParsedValue = undefined;
   const { collector, limits, opened } = context;
   let details: AgentxchainDetails = {};
@@ -91,12 +90,10 @@ export async function verifyAgentxchainDocument(
           maxNesting: Math.max(1, Math.floor(limits.maxJsonDepth / JSON_LEVELS_PER_CHILD)),
           ...(options.signal ? { signal: options.signal } : {}),
           errorCount: 0,
-          prehashed: new Map(),
         };
         kind = typeof artifact['export_kind'] === 'string' ? artifact['export_kind'] : null;
         // The header alone stays in the report if verification is interrupted (abort, kit error).
         details = headerOf(artifact, limits.maxJsonDepth, collector);
-        await prehashFileContents(checks, artifact, bulkDigest(options));
         const rows = verifyExportObject(checks, ROOT_SCOPE, artifact);
         details = {
           ...details,

@@ -12,6 +12,7 @@ import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification } from '../../verifier-lifecycle.ts';
 import { createExecChecker } from './checks.ts';
 import type { ReportOf } from '../../report.ts';
+import { CODEX_EXEC_CODES } from './codes.ts';
 
 /**
  * Verifies a codex-orchestrator `exec --jsonl` stream, plain or gzip.
@@ -24,7 +25,7 @@ export async function verifyCodexExec(
   input: VerifyInput | OpenedInput,
   options: VerifyOptions = {},
 ): Promise<ReportOf<'codex-exec'>> {
-  const context = await beginVerification(input, options);
+  const context = await beginVerification(input, options, CODEX_EXEC_CODES);
   const { collector, opened } = context;
   const checker = createExecChecker(collector);
   const summary = await readNdjson(

@@ -37,6 +37,7 @@ import { UNSIGNED_VERSION } from './schema.ts';
 import { checkSubset } from './subset.ts';
 import { checkUnsigned, createUnsignedScanner, scanUnsignedDocument } from './unsigned.ts';
 import type { ReportOf } from '../../report.ts';
+import { ZAXY_CODES } from './codes.ts';
 
 /** Report kinds of the three shapes. */
 export type ZaxyKind = 'zaxy.portable.v1' | 'zaxy.subset' | 'zaxy.export.unsigned.v1';
@@ -62,7 +63,7 @@ export async function verifyZaxy(
   if (options.signatureVerifier !== undefined && typeof options.signatureVerifier !== 'function') {
     throw new TypeError('options.signatureVerifier must be a function');
   }
-  const context = await beginVerification(input, options);
+  const context = await beginVerification(input, options, ZAXY_CODES);
   const { collector, opened } = context;
   if (opened.gzNameWithoutMagic)
     collector.add('gzip.not_gzip', '$', 'gzip: bad magic bytes (the name ends in .gz but the file is not gzip)');

@@ -1,7 +1,8 @@
 /**
- * SHA-256 of large buffers at the hardware's speed: WebCrypto's `crypto.subtle.digest` (W3C Web
- * Cryptography API), asynchronous, used where a format hashes big contents (AgentXchain file
- * entries). Small and synchronous hashes stay on the core's `Sha256` (WASM), where a promise per
+ * A measured candidate, not used by the kit (docs/architecture.md, 'Bulk hashing (measured, not
+ * adopted)'): SHA-256 of large buffers at the hardware's speed with WebCrypto's
+ * `crypto.subtle.digest` (W3C Web Cryptography API), asynchronous, for where a format hashes big
+ * contents (AgentXchain file entries). Small and synchronous hashes stay on the core's `Sha256` (WASM), where a promise per
  * call costs more than it saves; that stays the fallback wherever `crypto.subtle` is missing
  * (insecure browser contexts, hosts without it) or refuses. An injected `options.sha256` wins: the
  * caller chose how to hash, so nothing goes to WebCrypto (docs/architecture.md, 'Bulk hashing').
@@ -12,7 +13,7 @@
  * know which runtime it is on.
  * @module
  */
-import type { Sha256 } from './sha256.ts';
+import type { Sha256 } from '../src/crypto/sha256.ts';
 
 /** Buffers from this size on go to WebCrypto (below it, the WASM hash is as fast or faster). */
 export const BULK_DIGEST_MIN_BYTES = 16 * 1024;

@@ -7,32 +7,23 @@
  * as text (`visible-text.ts`): no markup, URLs stay text, controls and bidi characters are marks.
  * @module
  */
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import type { ZaxyEntryItem, ZaxyField, ZaxyItem, ZaxyOverview } from '../../../src/inspect/zaxy.ts';
 import { visibleText } from '../../visible-text.ts';
-import {
-  downloadBlob,
-  FULL_LIST_MAX,
-  listWindow,
-  PagedItems,
-  type FetchPage,
-  type ListWindow,
-} from '../shared/paged-items.ts';
+import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../shared/paged-items.ts';
 import { viewStyles } from '../shared/view-styles.ts';
-import { styleProps } from '../shared/style-props.ts';
+import { ContentView } from '../shared/content-view.ts';
+import { focusRow, measuredRowHeight, OncePerFrame, scrollerWindow } from '../shared/list-scroll.ts';
+import { failedBar, listKeyTarget, notViewableNote, spacer } from '../shared/list-parts.ts';
+import { SearchQuery, searchBar, stepMark } from '../shared/search-bar.ts';
+import { pathFindings, type ViewFinding } from '../shared/view-finding.ts';
 import { css } from 'lit';
 
 /** Longest text drawn for one value (the inspector clips at the same length). */
 const MAX_DRAWN = 200_000;
 const DEFAULT_NOTE = 'Content signed, anchor not covered.';
 
-/** A finding as the view lists it (the report's `Finding`, or any object with these fields). */
-export interface ViewFinding {
-  readonly path: string;
-  readonly message: string;
-  readonly severity?: string;
-  readonly code?: string;
-}
+export type { ViewFinding };
 
 /** The filter fields (blank: no filter). */
 interface EntriesFilter {
@@ -58,7 +49,7 @@ export function entryPositionOf(path: string): number {
  * @fires verify-export:entries-selection - `detail: { positions }`: the document positions the filters keep,
  * for the disclosure ticks (a signed bundle that passed: only that one can be disclosed from).
  */
-export class VerifyExportEntries extends LitElement {
+export class VerifyExportEntries extends ContentView {
   static override styles = [
     viewStyles,
     css`
@@ -81,74 +72,44 @@ export class VerifyExportEntries extends LitElement {
   ];
 
   static override properties = {
-    fetchPage: { attribute: false },
-    verifiedNote: { type: String, attribute: 'verified-note' },
-    failed: { type: Boolean, reflect: true },
-    findings: { attribute: false },
     _overview: { state: true },
     _filter: { state: true },
-    _searchText: { state: true },
     _window: { state: true },
     _focus: { state: true },
     _markAt: { state: true },
     _marks: { state: true },
-    _status: { state: true },
-    _version: { state: true },
   };
-
-  declare fetchPage: FetchPage | undefined;
-  declare verifiedNote: string;
-  declare failed: boolean;
-  declare findings: readonly ViewFinding[];
 
   declare private _overview: ZaxyOverview | undefined;
   declare private _filter: EntriesFilter;
-  declare private _searchText: string;
   declare private _window: ListWindow;
   declare private _focus: number;
   declare private _markAt: number;
   declare private _marks: readonly number[];
-  declare private _status: string;
-  declare private _version: number;
 
   private _items: PagedItems<ZaxyEntryItem> | undefined;
-  private _search = '';
+  /** The search field and the search the list shows. */
+  private readonly _query = new SearchQuery(this, {
+    delay: 250,
+    show: () => this._settle(this._reload()),
+    step: (direction) => this._step(direction),
+  });
   private _rowHeight = 180;
-  private _searchTimer: ReturnType<typeof setTimeout> | undefined;
-  private _scrollFrame = 0;
+  private readonly _scrollWork = new OncePerFrame();
 
   constructor() {
-    super();
-    this.fetchPage = undefined;
-    this.verifiedNote = '';
-    this.failed = false;
-    this.findings = [];
+    super('the entries');
     this._overview = undefined;
     this._filter = NO_FILTER;
-    this._searchText = '';
     this._window = { start: 0, end: 0, before: 0, after: 0 };
     this._focus = 0;
     this._markAt = -1;
     this._marks = [];
-    this._status = '';
-    this._version = 0;
   }
 
-  /** Resolves once the list shows the current filter and search. */
-  ready: Promise<void> = Promise.resolve();
-
-  /** A page the worker could not give (the element was removed, the worker stopped) becomes the status line. */
-  private _settle(work: Promise<void>): Promise<void> {
-    return work.catch((error: unknown) => {
-      this._status = `Could not read the entries: ${error instanceof Error ? error.message : String(error)}`;
-    });
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('fetchPage') && this.fetchPage !== undefined) {
-      this._overview = undefined;
-      this.ready = this._settle(this._loadOverview().then(() => this._reload()));
-    }
+  protected override _load(): Promise<void> {
+    this._overview = undefined;
+    return this._loadOverview().then(() => this._reload());
   }
 
   protected override updated(): void {
@@ -184,22 +145,18 @@ export class VerifyExportEntries extends LitElement {
     }
     this._focus = index;
     await this.updateComplete;
-    const card = this.renderRoot.querySelector<HTMLElement>(`[data-index="${index}"]`);
-    card?.scrollIntoView({ block: 'nearest' });
-    card?.focus({ preventScroll: true });
+    focusRow(this.renderRoot, `[data-index="${index}"]`);
   }
 
   private async _loadOverview(): Promise<void> {
-    const fetchPage = this.fetchPage;
-    if (fetchPage === undefined) return;
-    const page = await fetchPage({ from: 0, count: 1, filter: { view: 'overview' } });
-    this._overview = page.items[0] as ZaxyOverview | undefined;
+    if (this.fetchPage === undefined) return;
+    this._overview = await fetchOne<ZaxyOverview>(this.fetchPage, { filter: { view: 'overview' } });
   }
 
   private _request(): { filter: Record<string, string>; search?: string } {
     const filter: Record<string, string> = {};
     for (const [key, value] of Object.entries(this._filter)) if (value !== '') filter[key] = value;
-    return this._search === '' ? { filter } : { filter, search: this._search };
+    return this._query.applied === '' ? { filter } : { filter, search: this._query.applied };
   }
 
   private async _reload(): Promise<void> {
@@ -212,7 +169,7 @@ export class VerifyExportEntries extends LitElement {
     if (this._items !== items) return;
     this._marks = [];
     this._markAt = -1;
-    if (this._search !== '') {
+    if (this._query.applied !== '') {
       const marks = await fetchPage({
         from: 0,
         count: 1,
@@ -226,22 +183,14 @@ export class VerifyExportEntries extends LitElement {
     if (scroller !== null) scroller.scrollTop = 0;
     await this._updateWindow();
     this._status =
-      this._search === ''
+      this._query.applied === ''
         ? `${items.total} entr${items.total === 1 ? 'y' : 'ies'}`
-        : `${items.matches} of ${items.total} entries match “${this._search}”`;
+        : `${items.matches} of ${items.total} entries match “${this._query.applied}”`;
     this._version++;
   }
 
   private async _locate(position: number): Promise<number> {
-    const fetchPage = this.fetchPage;
-    if (fetchPage === undefined) return -1;
-    const request = this._request();
-    const page = await fetchPage({
-      from: 0,
-      count: 1,
-      filter: { ...request.filter, view: 'locate', position: String(position) },
-    });
-    return (page.items[0] as { position: number } | undefined)?.position ?? -1;
+    return locate(this.fetchPage, { ...this._request().filter, view: 'locate', position: String(position) });
   }
 
   private _scroller(): HTMLElement | null {
@@ -253,31 +202,19 @@ export class VerifyExportEntries extends LitElement {
     const items = this._items;
     if (items === undefined) return;
     const scroller = this._scroller();
-    const next = listWindow(
-      items.total,
-      top ?? scroller?.scrollTop ?? 0,
-      scroller?.clientHeight ?? 800,
-      this._rowHeight,
-    );
+    const next = scrollerWindow(scroller, items.total, this._rowHeight, top);
     await items.ensure(next.start, next.end);
     if (this._items === items) this._window = next;
   }
 
   private _measureRows(): void {
     const cards = this.renderRoot.querySelectorAll<HTMLElement>('[role="listitem"]');
-    if (cards.length < 5) return;
-    let sum = 0;
-    for (const card of cards) sum += card.offsetHeight;
-    const average = Math.min(2000, Math.max(40, sum / cards.length));
-    if (Math.abs(average - this._rowHeight) > 8) this._rowHeight = average;
+    this._rowHeight = measuredRowHeight(cards, this._rowHeight, 40, 2000);
   }
 
   private _onScroll(): void {
-    if (this._items === undefined || this._items.total <= FULL_LIST_MAX || this._scrollFrame !== 0) return;
-    this._scrollFrame = requestAnimationFrame(() => {
-      this._scrollFrame = 0;
-      void this._settle(this._updateWindow());
-    });
+    if (this._items === undefined || this._items.total <= FULL_LIST_MAX) return;
+    this._scrollWork.run(() => void this._settle(this._updateWindow()));
   }
 
   private _setFilter(patch: Partial<EntriesFilter>): void {
@@ -285,47 +222,20 @@ export class VerifyExportEntries extends LitElement {
     this.ready = this._settle(this._reload());
   }
 
-  private _onSearchInput(event: Event): void {
-    this._searchText = (event.target as HTMLInputElement).value;
-    clearTimeout(this._searchTimer);
-    this._searchTimer = setTimeout(() => this._applySearch(), 250);
-  }
-
-  private _applySearch(): Promise<void> {
-    clearTimeout(this._searchTimer);
-    if (this._searchText.trim() === this._search) return this.ready;
-    this._search = this._searchText.trim();
-    this.ready = this._settle(this._reload());
-    return this.ready;
-  }
-
-  private async _onSearchKey(event: KeyboardEvent): Promise<void> {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    await this._applySearch();
-    await this._step(event.shiftKey ? -1 : 1);
-  }
-
   /** Moves to the next (or previous) search match. */
   private async _step(direction: 1 | -1): Promise<void> {
     const marks = this._marks;
     if (marks.length === 0) return;
-    this._markAt = (this._markAt + direction + marks.length) % marks.length;
+    this._markAt = stepMark(this._markAt, direction, marks.length);
     this._status = `Match ${this._markAt + 1} of ${marks.length}`;
     await this.jumpTo(marks[this._markAt]!);
   }
 
   private _onListKey(event: KeyboardEvent): void {
-    const total = this._items?.total ?? 0;
-    if (total === 0) return;
-    const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: 10, PageUp: -10 };
-    let target: number | undefined;
-    if (event.key in moves) target = this._focus + moves[event.key]!;
-    else if (event.key === 'Home') target = 0;
-    else if (event.key === 'End') target = total - 1;
+    const target = listKeyTarget(event.key, this._focus, this._items?.total ?? 0, { page: 10, letters: true });
     if (target === undefined) return;
     event.preventDefault();
-    void this.jumpTo(Math.max(0, Math.min(total - 1, target)));
+    void this.jumpTo(target);
   }
 
   private async _tickForDisclosure(): Promise<void> {
@@ -350,17 +260,14 @@ export class VerifyExportEntries extends LitElement {
   protected override render(): TemplateResult {
     const overview = this._overview;
     return html`
-      ${
-        this.failed
-          ? html`<div class="failed-bar" role="alert">
-              Verification failed: these entries are shown as read, not as verified.
-            </div>`
-          : nothing
-      }
+      ${failedBar(this.failed, 'these entries are')}
       <p class="note"><strong>${this.verifiedNote || DEFAULT_NOTE}</strong>${this._anchorNote(overview)}</p>
       ${overview === undefined ? html`<p class="status">Loading entries…</p>` : this._renderHeader(overview)}
-      ${this._renderFindings()} ${overview === undefined ? nothing : this._renderToolbar(overview)}
-      ${this._renderList()}
+      ${pathFindings(
+        this.findings.filter((finding) => entryPositionOf(finding.path) >= 0),
+        { title: 'Findings about entries', pathMax: 200, reveal: (path) => void this.revealPath(path) },
+      )}
+      ${overview === undefined ? nothing : this._renderToolbar(overview)} ${this._renderList()}
     `;
   }
 
@@ -396,24 +303,6 @@ export class VerifyExportEntries extends LitElement {
               Not all of the document could be read: ${visibleText(overview.unreadable)}
             </p>`
       }`;
-  }
-
-  private _renderFindings(): TemplateResult | typeof nothing {
-    const findings = this.findings.filter((finding) => entryPositionOf(finding.path) >= 0);
-    if (findings.length === 0) return nothing;
-    return html`<details open>
-      <summary>Findings about entries (${findings.length})</summary>
-      <ul class="findings">
-        ${findings.slice(0, 200).map(
-          (finding) =>
-            html`<li class=${finding.severity === 'error' ? 'error' : ''}>
-              <button class="link" @click=${() => void this.revealPath(finding.path)}>
-                <code>${visibleText(finding.path, { max: 200 })}</code></button
-              >: ${visibleText(finding.message, { max: 500 })}
-            </li>`,
-        )}
-      </ul>
-    </details>`;
   }
 
   private _renderToolbar(overview: ZaxyOverview): TemplateResult {
@@ -475,34 +364,13 @@ export class VerifyExportEntries extends LitElement {
             : nothing
         }
       </div>
-      <div class="toolbar">
-        <label
-          >Search
-          <input
-            type="search"
-            aria-describedby="entries-count"
-            .value=${this._searchText}
-            @input=${this._onSearchInput}
-            @keydown=${this._onSearchKey}
-        /></label>
-        <button
-          type="button"
-          aria-label="Previous match"
-          ?disabled=${this._marks.length === 0}
-          @click=${() => void this._step(-1)}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          aria-label="Next match"
-          ?disabled=${this._marks.length === 0}
-          @click=${() => void this._step(1)}
-        >
-          ↓
-        </button>
-        <span id="entries-count" class="count" role="status" aria-live="polite">${this._status}</span>
-      </div>`;
+      ${searchBar({
+        countId: 'entries-count',
+        query: this._query,
+        status: this._status,
+        canStep: this._marks.length > 0,
+        onStep: (direction) => void this._step(direction),
+      })}`;
   }
 
   private _renderList(): TemplateResult | typeof nothing {
@@ -516,11 +384,7 @@ export class VerifyExportEntries extends LitElement {
       const previous = index > 0 ? items.get(index - 1) : undefined;
       rows.push(this._renderRow(item, index, previous === undefined || previous.seq !== item.seq));
     }
-    return html`${
-        items.notViewable === undefined
-          ? nothing
-          : html`<p class="status" role="note">${visibleText(items.notViewable)}</p>`
-      }
+    return html`${notViewableNote(items.notViewable)}
       <div
         class="scroller"
         role="list"
@@ -529,9 +393,7 @@ export class VerifyExportEntries extends LitElement {
         @scroll=${this._onScroll}
         @keydown=${this._onListKey}
       >
-        ${before > 0 ? html`<div class="spacer" ${styleProps({ height: `${before}px` })} aria-hidden="true"></div>` : nothing}
-        ${rows.length === 0 ? html`<p class="status">No entries match.</p>` : rows}
-        ${after > 0 ? html`<div class="spacer" ${styleProps({ height: `${after}px` })} aria-hidden="true"></div>` : nothing}
+        ${spacer(before)} ${rows.length === 0 ? html`<p class="status">No entries match.</p>` : rows} ${spacer(after)}
       </div>`;
   }
 

@@ -7,7 +7,7 @@
  * Everything from the artifact is drawn as text (`visible-text.ts`).
  * @module
  */
-import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import type {
   AgentxchainFileContent,
   AgentxchainFileItem,
@@ -15,17 +15,14 @@ import type {
   JsonTreeNode,
 } from '../../../src/inspect/agentxchain-files.ts';
 import { visibleText } from '../../visible-text.ts';
-import type { ViewFinding } from '../entries/entries-view.ts';
-import {
-  downloadBlob,
-  FULL_LIST_MAX,
-  listWindow,
-  PagedItems,
-  type FetchPage,
-  type ListWindow,
-} from '../shared/paged-items.ts';
+import { downloadBlob, locate, FULL_LIST_MAX, listWindow, PagedItems, type ListWindow } from '../shared/paged-items.ts';
 import { viewStyles } from '../shared/view-styles.ts';
 import { styleProps } from '../shared/style-props.ts';
+import { ContentView } from '../shared/content-view.ts';
+import { focusRow } from '../shared/list-scroll.ts';
+import { failedBar, listKeyTarget, notViewableNote, spacer } from '../shared/list-parts.ts';
+import { stepMark } from '../shared/search-bar.ts';
+import { pathFindings } from '../shared/view-finding.ts';
 
 const DEFAULT_NOTE = 'File bytes hashed.';
 const MAX_DRAWN = 200_000;
@@ -39,7 +36,7 @@ const EMPTY_WINDOW: ListWindow = { start: 0, end: 0, before: 0, after: 0 };
  * The Files view. Set `fetchPage` (the worker's `inspect` for this export) and `verifiedNote`;
  * `failed` draws the red bar; `findings` are listed and open their file.
  */
-export class VerifyExportFiles extends LitElement {
+export class VerifyExportFiles extends ContentView {
   static override styles = [
     viewStyles,
     css`
@@ -118,32 +115,19 @@ export class VerifyExportFiles extends LitElement {
   ];
 
   static override properties = {
-    fetchPage: { attribute: false },
-    verifiedNote: { type: String, attribute: 'verified-note' },
-    failed: { type: Boolean, reflect: true },
-    findings: { attribute: false },
-    _version: { state: true },
     _open: { state: true },
     _fileSearch: { state: true },
     _contentSearch: { state: true },
     _rowWindow: { state: true },
     _fileWindow: { state: true },
-    _status: { state: true },
     _rowFocus: { state: true },
   };
 
-  declare fetchPage: FetchPage | undefined;
-  declare verifiedNote: string;
-  declare failed: boolean;
-  declare findings: readonly ViewFinding[];
-
-  declare private _version: number;
   declare private _open: AgentxchainFileContent | undefined;
   declare private _fileSearch: string;
   declare private _contentSearch: string;
   declare private _rowWindow: ListWindow;
   declare private _fileWindow: ListWindow;
-  declare private _status: string;
   declare private _rowFocus: number;
 
   private _files: PagedItems<AgentxchainFileItem> | undefined;
@@ -152,37 +136,19 @@ export class VerifyExportFiles extends LitElement {
   private _markAt = -1;
   private _timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Resolves once the table (and the open file) show the current search. */
-  ready: Promise<void> = Promise.resolve();
-
   constructor() {
-    super();
-    this.fetchPage = undefined;
-    this.verifiedNote = '';
-    this.failed = false;
-    this.findings = [];
-    this._version = 0;
+    super('the files');
     this._open = undefined;
     this._fileSearch = '';
     this._contentSearch = '';
     this._rowWindow = EMPTY_WINDOW;
     this._fileWindow = EMPTY_WINDOW;
-    this._status = '';
     this._rowFocus = 0;
   }
 
-  /** A page the worker could not give (the element was removed, the worker stopped) becomes the status line. */
-  private _settle(work: Promise<void>): Promise<void> {
-    return work.catch((error: unknown) => {
-      this._status = `Could not read the files: ${error instanceof Error ? error.message : String(error)}`;
-    });
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('fetchPage') && this.fetchPage !== undefined) {
-      this._open = undefined;
-      this.ready = this._settle(this._loadFiles());
-    }
+  protected override _load(): Promise<void> {
+    this._open = undefined;
+    return this._loadFiles();
   }
 
   /** Opens the file a finding's path points into (`$.files["a.json"].sha256`); false when none. */
@@ -190,8 +156,7 @@ export class VerifyExportFiles extends LitElement {
     const fetchPage = this.fetchPage;
     if (fetchPage === undefined) return false;
     await this.ready;
-    const page = await fetchPage({ from: 0, count: 1, filter: { view: 'locate', path } });
-    const position = (page.items[0] as { position: number } | undefined)?.position ?? -1;
+    const position = await locate(fetchPage, { view: 'locate', path });
     if (position < 0) return false;
     await this.openFile(position);
     return true;
@@ -283,7 +248,7 @@ export class VerifyExportFiles extends LitElement {
   private async _stepRow(direction: 1 | -1): Promise<void> {
     const marks = this._rowMarks;
     if (marks.length === 0) return;
-    this._markAt = (this._markAt + direction + marks.length) % marks.length;
+    this._markAt = stepMark(this._markAt, direction, marks.length);
     this._status = `Row match ${this._markAt + 1} of ${marks.length}`;
     await this._jumpToRow(marks[this._markAt]!);
   }
@@ -299,9 +264,7 @@ export class VerifyExportFiles extends LitElement {
     this._rowWindow = window;
     this._rowFocus = index;
     await this.updateComplete;
-    const row = this.renderRoot.querySelector<HTMLElement>(`.row-card[data-index="${index}"]`);
-    row?.scrollIntoView({ block: 'nearest' });
-    row?.focus({ preventScroll: true });
+    focusRow(this.renderRoot, `.row-card[data-index="${index}"]`);
   }
 
   private _onRowsScroll(event: Event): void {
@@ -325,15 +288,10 @@ export class VerifyExportFiles extends LitElement {
   }
 
   private _onRowsKey(event: KeyboardEvent): void {
-    const total = this._rows?.total ?? 0;
-    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 };
-    let target: number | undefined;
-    if (event.key in moves) target = this._rowFocus + moves[event.key]!;
-    else if (event.key === 'Home') target = 0;
-    else if (event.key === 'End') target = total - 1;
-    if (target === undefined || total === 0) return;
+    const target = listKeyTarget(event.key, this._rowFocus, this._rows?.total ?? 0, { page: 10, letters: false });
+    if (target === undefined) return;
     event.preventDefault();
-    void this._jumpToRow(Math.max(0, Math.min(total - 1, target)));
+    void this._jumpToRow(target);
   }
 
   private _onTableKey(event: KeyboardEvent): void {
@@ -357,15 +315,12 @@ export class VerifyExportFiles extends LitElement {
 
   protected override render(): TemplateResult {
     return html`
-      ${
-        this.failed
-          ? html`<div class="failed-bar" role="alert">
-              Verification failed: these files are shown as read, not as verified.
-            </div>`
-          : nothing
-      }
+      ${failedBar(this.failed, 'these files are')}
       <p class="note"><strong>${this.verifiedNote || DEFAULT_NOTE}</strong> The format carries no signature.</p>
-      ${this._renderFindings()}
+      ${pathFindings(
+        this.findings.filter((finding) => /^\$\.(?:repos\.|repos\[|files)/.test(finding.path)),
+        { title: 'Findings about files', pathMax: 300, reveal: (path) => void this.revealPath(path) },
+      )}
       <div class="toolbar" role="search">
         <label
           >Find a file
@@ -377,24 +332,6 @@ export class VerifyExportFiles extends LitElement {
     `;
   }
 
-  private _renderFindings(): TemplateResult | typeof nothing {
-    const findings = this.findings.filter((finding) => /^\$\.(?:repos\.|repos\[|files)/.test(finding.path));
-    if (findings.length === 0) return nothing;
-    return html`<details open>
-      <summary>Findings about files (${findings.length})</summary>
-      <ul class="findings">
-        ${findings.slice(0, 200).map(
-          (finding) =>
-            html`<li class=${finding.severity === 'error' ? 'error' : ''}>
-              <button class="link" @click=${() => void this.revealPath(finding.path)}>
-                <code>${visibleText(finding.path, { max: 300 })}</code></button
-              >: ${visibleText(finding.message, { max: 500 })}
-            </li>`,
-        )}
-      </ul>
-    </details>`;
-  }
-
   private _renderTable(): TemplateResult | typeof nothing {
     const files = this._files;
     if (files === undefined) return html`<p class="status">Loading files…</p>`;
@@ -404,11 +341,7 @@ export class VerifyExportFiles extends LitElement {
       const file = files.get(index);
       if (file !== undefined) rows.push(this._renderFileRow(file));
     }
-    return html`${
-        files.notViewable === undefined
-          ? nothing
-          : html`<p class="status" role="note">${visibleText(files.notViewable)}</p>`
-      }
+    return html`${notViewableNote(files.notViewable)}
       <div class="scroller" @scroll=${this._onFilesScroll}>
         <table aria-label="Files of the export" @keydown=${this._onTableKey}>
           <thead>
@@ -574,9 +507,7 @@ export class VerifyExportFiles extends LitElement {
         @scroll=${this._onRowsScroll}
         @keydown=${this._onRowsKey}
       >
-        ${before > 0 ? html`<div class="spacer" ${styleProps({ height: `${before}px` })} aria-hidden="true"></div>` : nothing}
-        ${drawn}
-        ${after > 0 ? html`<div class="spacer" ${styleProps({ height: `${after}px` })} aria-hidden="true"></div>` : nothing}
+        ${spacer(before)} ${drawn} ${spacer(after)}
       </div>`;
   }
 

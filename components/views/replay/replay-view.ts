@@ -12,23 +12,20 @@
  * the artifact.
  * @module
  */
-import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { paletteRgb, type SgrColor } from '../../../src/inspect/ansi-sgr.ts';
 import type { ExecMarks, ExecSummary, ExecTerminalLine, ExecText } from '../../../src/inspect/codex-exec.ts';
 import type { TerminalSpan } from '../../../src/inspect/terminal.ts';
 import { visibleString, visibleText } from '../../visible-text.ts';
-import {
-  downloadBlob,
-  FULL_LIST_MAX,
-  listWindow,
-  PagedItems,
-  type FetchPage,
-  type ListWindow,
-} from '../shared/paged-items.ts';
+import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../shared/paged-items.ts';
 import { viewStyles } from '../shared/view-styles.ts';
 import { styleProps } from '../shared/style-props.ts';
-import { findingLine, type ViewFinding } from '../transcript/transcript-view.ts';
+import { ContentView } from '../shared/content-view.ts';
+import { focusRow, LatestJump, OncePerFrame, scrollerWindow } from '../shared/list-scroll.ts';
+import { failedBar, listKeyTarget, notViewableNote, spacer } from '../shared/list-parts.ts';
+import { SearchQuery, searchBar, stepMark } from '../shared/search-bar.ts';
+import { findingLine, lineFindings } from '../shared/view-finding.ts';
 
 const DEFAULT_NOTE = 'Structure checked, nothing signed.';
 const LINE_HEIGHT = 19;
@@ -44,7 +41,7 @@ const TABS: readonly (readonly [ReplayTab, string])[] = [
  * The Replay view. Set `fetchPage` (the worker's `inspect` for this stream) and `verifiedNote`;
  * `failed` draws the red bar; `findings` are listed and jump to their line.
  */
-export class VerifyExportReplay extends LitElement {
+export class VerifyExportReplay extends ContentView {
   static override styles = [
     viewStyles,
     css`
@@ -208,77 +205,46 @@ export class VerifyExportReplay extends LitElement {
   ];
 
   static override properties = {
-    fetchPage: { attribute: false },
-    verifiedNote: { type: String, attribute: 'verified-note' },
-    failed: { type: Boolean, reflect: true },
-    findings: { attribute: false },
     _summary: { state: true },
     _tab: { state: true },
-    _searchText: { state: true },
     _window: { state: true },
     _focus: { state: true },
     _marks: { state: true },
-    _status: { state: true },
-    _version: { state: true },
   };
-
-  declare fetchPage: FetchPage | undefined;
-  declare verifiedNote: string;
-  declare failed: boolean;
-  declare findings: readonly ViewFinding[];
 
   declare private _summary: ExecSummary | undefined;
   declare private _tab: ReplayTab;
-  declare private _searchText: string;
   declare private _window: ListWindow;
   declare private _focus: number;
   declare private _marks: readonly number[];
-  declare private _status: string;
-  declare private _version: number;
 
   private _lines: PagedItems<ExecTerminalLine> | undefined;
-  private _search = '';
+  /** The search field and the search the list shows. */
+  private readonly _query = new SearchQuery(this, {
+    delay: 300,
+    show: () => {
+      if (this._query.applied !== '') this._status = 'Searching…';
+      return this._settle(this._reload());
+    },
+    step: (direction) => this._step(direction),
+  });
   private _matchSet = new Set<number>();
   private _matchAt = -1;
-  private _searchTimer: ReturnType<typeof setTimeout> | undefined;
-  private _scrollFrame = 0;
-  /** Counts jumps, so only the latest one moves the focus. */
-  private _jumps = 0;
-
-  /** Resolves once the replay shows the current tab and search. */
-  ready: Promise<void> = Promise.resolve();
-
-  /**
-   * A page the worker could not give (the element was removed, the worker stopped, a newer
-   * verification replaced the bytes) becomes the status line.
-   */
-  private _settle(work: Promise<void>): Promise<void> {
-    return work.catch((error: unknown) => {
-      this._status = `Could not read the replay: ${error instanceof Error ? error.message : String(error)}`;
-    });
-  }
+  private readonly _scrollWork = new OncePerFrame();
+  private readonly _jumps = new LatestJump();
 
   constructor() {
-    super();
-    this.fetchPage = undefined;
-    this.verifiedNote = '';
-    this.failed = false;
-    this.findings = [];
+    super('the replay');
     this._summary = undefined;
     this._tab = 'terminal';
-    this._searchText = '';
     this._window = { start: 0, end: 0, before: 0, after: 0 };
     this._focus = 0;
     this._marks = [];
-    this._status = '';
-    this._version = 0;
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('fetchPage') && this.fetchPage !== undefined) {
-      this._summary = undefined;
-      this.ready = this._settle(this._loadSummary().then(() => this._reload()));
-    }
+  protected override _load(): Promise<void> {
+    this._summary = undefined;
+    return this._loadSummary().then(() => this._reload());
   }
 
   /** Shows the first terminal line written by the record at or after the line a finding names. */
@@ -287,12 +253,7 @@ export class VerifyExportReplay extends LitElement {
     if (line < 0) return false;
     await this.ready;
     if (this._tab !== 'terminal') await this._select('terminal');
-    const page = await this.fetchPage?.({
-      from: 0,
-      count: 1,
-      filter: { ...this._filter(), view: 'locate', line: String(line) },
-    });
-    const position = (page?.items[0] as { position: number } | undefined)?.position ?? -1;
+    const position = await locate(this.fetchPage, { ...this._filter(), view: 'locate', line: String(line) });
     if (position < 0) return false;
     await this.jumpTo(position);
     return true;
@@ -302,19 +263,17 @@ export class VerifyExportReplay extends LitElement {
   async jumpTo(index: number): Promise<void> {
     const lines = this._lines;
     if (lines === undefined || index < 0 || index >= lines.total) return;
-    const jump = ++this._jumps;
+    const latest = this._jumps.start();
     await lines.ensure(index, index + 1);
-    if (jump !== this._jumps) return;
+    if (!latest()) return;
     const scroller = this._scroller();
     const top = Math.max(0, index - 3) * LINE_HEIGHT;
     if (scroller !== null) scroller.scrollTop = top;
     await this._updateWindow(top);
-    if (jump !== this._jumps) return;
+    if (!latest()) return;
     this._focus = index;
     await this.updateComplete;
-    const line = this.renderRoot.querySelector<HTMLElement>(`[data-index="${index}"]`);
-    line?.scrollIntoView({ block: 'nearest' });
-    line?.focus({ preventScroll: true });
+    focusRow(this.renderRoot, `[data-index="${index}"]`);
   }
 
   private _filter(): Record<string, string> {
@@ -322,21 +281,20 @@ export class VerifyExportReplay extends LitElement {
   }
 
   private async _loadSummary(): Promise<void> {
-    const page = await this.fetchPage?.({ from: 0, count: 1, filter: { view: 'summary' } });
-    this._summary = page?.items[0] as ExecSummary | undefined;
+    this._summary = await fetchOne<ExecSummary>(this.fetchPage, { filter: { view: 'summary' } });
   }
 
   private async _reload(): Promise<void> {
     const fetchPage = this.fetchPage;
     if (fetchPage === undefined) return;
-    const base = { filter: this._filter(), ...(this._search === '' ? {} : { search: this._search }) };
+    const base = { filter: this._filter(), ...(this._query.applied === '' ? {} : { search: this._query.applied }) };
     const lines = new PagedItems<ExecTerminalLine>(fetchPage, base);
     this._lines = lines;
     await lines.ensure(0, 1);
     let marks: readonly number[] = [];
-    if (this._search !== '') {
-      const page = await fetchPage({ from: 0, count: 1, ...base, filter: { ...base.filter, view: 'marks' } });
-      marks = (page.items[0] as ExecMarks | undefined)?.matches ?? [];
+    if (this._query.applied !== '') {
+      marks =
+        (await fetchOne<ExecMarks>(fetchPage, { ...base, filter: { ...base.filter, view: 'marks' } }))?.matches ?? [];
     }
     if (this._lines !== lines) return;
     this._marks = marks;
@@ -348,9 +306,9 @@ export class VerifyExportReplay extends LitElement {
     await this._updateWindow(0);
     const noun = (n: number) => `${n.toLocaleString('en')} line${n === 1 ? '' : 's'}`;
     this._status =
-      this._search === ''
+      this._query.applied === ''
         ? noun(lines.total)
-        : `${lines.matches.toLocaleString('en')} of ${noun(lines.total)} match “${visibleString(this._search, 100) ?? ''}”`;
+        : `${lines.matches.toLocaleString('en')} of ${noun(lines.total)} match “${visibleString(this._query.applied, 100) ?? ''}”`;
     this._version++;
   }
 
@@ -362,17 +320,14 @@ export class VerifyExportReplay extends LitElement {
     const lines = this._lines;
     if (lines === undefined) return;
     const scroller = this._scroller();
-    const next = listWindow(lines.total, top ?? scroller?.scrollTop ?? 0, scroller?.clientHeight ?? 600, LINE_HEIGHT);
+    const next = scrollerWindow(scroller, lines.total, LINE_HEIGHT, top, 600);
     await lines.ensure(next.start, next.end);
     if (this._lines === lines) this._window = next;
   }
 
   private _onScroll(): void {
-    if (this._lines === undefined || this._lines.total <= FULL_LIST_MAX || this._scrollFrame !== 0) return;
-    this._scrollFrame = requestAnimationFrame(() => {
-      this._scrollFrame = 0;
-      void this._settle(this._updateWindow());
-    });
+    if (this._lines === undefined || this._lines.total <= FULL_LIST_MAX) return;
+    this._scrollWork.run(() => void this._settle(this._updateWindow()));
   }
 
   private async _select(tab: ReplayTab): Promise<void> {
@@ -396,47 +351,19 @@ export class VerifyExportReplay extends LitElement {
     );
   }
 
-  private _onSearchInput(event: Event): void {
-    this._searchText = (event.target as HTMLInputElement).value;
-    clearTimeout(this._searchTimer);
-    this._searchTimer = setTimeout(() => void this._applySearch(), 300);
-  }
-
-  private _applySearch(): Promise<void> {
-    clearTimeout(this._searchTimer);
-    if (this._searchText.trim() === this._search) return this.ready;
-    this._search = this._searchText.trim();
-    if (this._search !== '') this._status = 'Searching…';
-    this.ready = this._settle(this._reload());
-    return this.ready;
-  }
-
-  private async _onSearchKey(event: KeyboardEvent): Promise<void> {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    await this._applySearch();
-    await this._step(event.shiftKey ? -1 : 1);
-  }
-
   private async _step(direction: 1 | -1): Promise<void> {
     const marks = this._marks;
     if (marks.length === 0) return;
-    this._matchAt = (this._matchAt + direction + marks.length) % marks.length;
+    this._matchAt = stepMark(this._matchAt, direction, marks.length);
     this._status = `Match ${this._matchAt + 1} of ${marks.length}`;
     await this.jumpTo(marks[this._matchAt]!);
   }
 
   private _onListKey(event: KeyboardEvent): void {
-    const total = this._lines?.total ?? 0;
-    if (total === 0) return;
-    const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: 25, PageUp: -25 };
-    let target: number | undefined;
-    if (event.key in moves) target = this._focus + moves[event.key]!;
-    else if (event.key === 'Home') target = 0;
-    else if (event.key === 'End') target = total - 1;
+    const target = listKeyTarget(event.key, this._focus, this._lines?.total ?? 0, { page: 25, letters: true });
     if (target === undefined) return;
     event.preventDefault();
-    void this.jumpTo(Math.max(0, Math.min(total - 1, target)));
+    void this.jumpTo(target);
   }
 
   private async _download(stream: 'all' | 'stdout' | 'stderr', of: 'chunks' | 'end' | 'replay'): Promise<void> {
@@ -468,18 +395,13 @@ export class VerifyExportReplay extends LitElement {
   protected override render(): TemplateResult {
     const summary = this._summary;
     return html`
-      ${
-        this.failed
-          ? html`<div class="failed-bar" role="alert">
-              Verification failed: this run is shown as read, not as verified.
-            </div>`
-          : nothing
-      }
+      ${failedBar(this.failed, 'this run is')}
       <p class="note">
         <strong>${this.verifiedNote || DEFAULT_NOTE}</strong> The output below is what the stream says.
       </p>
       ${summary === undefined ? html`<p class="status" role="status">Loading the run…</p>` : this._renderOutcome(summary)}
-      ${this._renderFindings()} ${summary === undefined ? nothing : this._renderTabs(summary)}
+      ${lineFindings(this.findings, (path) => void this.revealPath(path))}
+      ${summary === undefined ? nothing : this._renderTabs(summary)}
     `;
   }
 
@@ -571,26 +493,6 @@ export class VerifyExportReplay extends LitElement {
       </ol>`;
   }
 
-  private _renderFindings(): TemplateResult | typeof nothing {
-    const findings = this.findings.filter((finding) => findingLine(finding.path) >= 0);
-    if (findings.length === 0) return nothing;
-    return html`<details>
-      <summary>Findings on lines (${findings.length})</summary>
-      <ul class="findings">
-        ${findings
-          .slice(0, 200)
-          .map(
-            (finding) =>
-              html`<li class=${finding.severity === 'error' ? 'error' : ''}>
-                <button class="link" type="button" @click=${() => void this.revealPath(finding.path)}>
-                  ${visibleText(finding.path, { max: 40 })}</button
-                >: ${visibleText(finding.message, { max: 500 })}
-              </li>`,
-          )}
-      </ul>
-    </details>`;
-  }
-
   private _renderTabs(summary: ExecSummary): TemplateResult {
     return html`<div role="tablist" aria-label="Output" @keydown=${this._onTabKey}>
         ${TABS.map(
@@ -610,34 +512,14 @@ export class VerifyExportReplay extends LitElement {
       </div>
       <div role="tabpanel" id="replay-panel" aria-labelledby="replay-tab-${this._tab}">
         ${this._tab === 'terminal' ? nothing : this._renderStreamNotes(summary, this._tab)}
-        <div class="toolbar" role="search">
-          <label
-            >Search
-            <input
-              type="search"
-              aria-describedby="replay-count"
-              .value=${this._searchText}
-              @input=${this._onSearchInput}
-              @keydown=${this._onSearchKey}
-          /></label>
-          <button
-            type="button"
-            aria-label="Previous match"
-            ?disabled=${this._marks.length === 0}
-            @click=${() => void this._step(-1)}
-          >
-            ↑
-          </button>
-          <button
-            type="button"
-            aria-label="Next match"
-            ?disabled=${this._marks.length === 0}
-            @click=${() => void this._step(1)}
-          >
-            ↓
-          </button>
-          <span id="replay-count" class="count" role="status" aria-live="polite">${this._status}</span>
-        </div>
+        ${searchBar({
+          countId: 'replay-count',
+          role: 'search',
+          query: this._query,
+          status: this._status,
+          canStep: this._marks.length > 0,
+          onStep: (direction) => void this._step(direction),
+        })}
         <div class="toolbar" role="group" aria-label="Downloads">
           ${
             this._tab === 'terminal'
@@ -688,11 +570,7 @@ export class VerifyExportReplay extends LitElement {
       (index) => index,
       (index) => this._renderLine(lines.get(index)!, index),
     );
-    return html`${
-        lines.notViewable === undefined
-          ? nothing
-          : html`<p class="status" role="note">${visibleText(lines.notViewable)}</p>`
-      }
+    return html`${notViewableNote(lines.notViewable)}
       <div
         class="scroller term"
         role="log"
@@ -701,9 +579,7 @@ export class VerifyExportReplay extends LitElement {
         @scroll=${this._onScroll}
         @keydown=${this._onListKey}
       >
-        ${before > 0 ? html`<div class="spacer" ${styleProps({ height: `${before}px` })} aria-hidden="true"></div>` : nothing}
-        ${shown.length === 0 ? html`<p class="status">No output.</p>` : rows}
-        ${after > 0 ? html`<div class="spacer" ${styleProps({ height: `${after}px` })} aria-hidden="true"></div>` : nothing}
+        ${spacer(before)} ${shown.length === 0 ? html`<p class="status">No output.</p>` : rows} ${spacer(after)}
       </div>`;
   }
 

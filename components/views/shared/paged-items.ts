@@ -59,6 +59,29 @@ export class PagedItems<Item> {
   }
 }
 
+/**
+ * The one item a one-item request answers (an overview, the marks, a file's content), or
+ * undefined when there is none (or no `fetchPage` yet).
+ * @example
+ * const overview = await fetchOne<ZaxyOverview>(fetchPage, { filter: { view: 'overview' } });
+ */
+export async function fetchOne<Item>(
+  fetchPage: FetchPage | undefined,
+  request: Omit<InspectRequest, 'from' | 'count'>,
+): Promise<Item | undefined> {
+  const page = await fetchPage?.({ from: 0, count: 1, ...request });
+  return page?.items[0] as Item | undefined;
+}
+
+/**
+ * The position in the list a `locate` filter finds (a line, an entry, a file), or -1.
+ * @example
+ * await locate(fetchPage, { view: 'locate', line: '17' }); // 4: the fifth message
+ */
+export async function locate(fetchPage: FetchPage | undefined, filter: Record<string, string>): Promise<number> {
+  return (await fetchOne<{ position: number }>(fetchPage, { filter }))?.position ?? -1;
+}
+
 /** The rows a windowed list draws. */
 export interface ListWindow {
   readonly start: number;

@@ -12,7 +12,7 @@
  * the full text as a download instead of drawing it.
  * @module
  */
-import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type {
   TranscriptBlock,
@@ -23,16 +23,14 @@ import type {
 } from '../../../src/inspect/agent-history.ts';
 import type { MarkdownItem } from '../../inspect-job.ts';
 import { visibleString, visibleText } from '../../visible-text.ts';
-import {
-  downloadBlob,
-  FULL_LIST_MAX,
-  listWindow,
-  PagedItems,
-  type FetchPage,
-  type ListWindow,
-} from '../shared/paged-items.ts';
+import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../shared/paged-items.ts';
 import { viewStyles } from '../shared/view-styles.ts';
 import { styleProps } from '../shared/style-props.ts';
+import { ContentView } from '../shared/content-view.ts';
+import { focusRow, LatestJump, measuredRowHeight, OncePerFrame, scrollerWindow } from '../shared/list-scroll.ts';
+import { failedBar, listKeyTarget, notViewableNote, spacer } from '../shared/list-parts.ts';
+import { SearchQuery, searchBar, stepMark } from '../shared/search-bar.ts';
+import { findingLine, lineFindings, type ViewFinding } from '../shared/view-finding.ts';
 
 /** What agent-history and codex-exec verification covers (issue 17; docs/agent-history.md). */
 const DEFAULT_NOTE = 'Structure checked, nothing signed.';
@@ -48,25 +46,13 @@ const LEVELS: readonly (readonly [string, string])[] = [
   ['4', 'Level 4: full text and metadata'],
 ];
 
-/** A finding as the view lists it. */
-export interface ViewFinding {
-  readonly path: string;
-  readonly message: string;
-  readonly severity?: string;
-  readonly code?: string;
-}
-
-/** The NDJSON line a finding's path names (`line 17`), or -1. */
-export function findingLine(path: string): number {
-  const match = /^line (\d{1,9})$/u.exec(path);
-  return match === null ? -1 : Number(match[1]);
-}
+export { findingLine, type ViewFinding };
 
 /**
  * The Transcript view. Set `fetchPage` (the worker's `inspect` for this file) and `verifiedNote`;
  * `failed` draws the red bar; `findings` are listed and jump to their line.
  */
-export class VerifyExportTranscript extends LitElement {
+export class VerifyExportTranscript extends ContentView {
   static override styles = [
     viewStyles,
     css`
@@ -146,88 +132,57 @@ export class VerifyExportTranscript extends LitElement {
   ];
 
   static override properties = {
-    fetchPage: { attribute: false },
-    verifiedNote: { type: String, attribute: 'verified-note' },
-    failed: { type: Boolean, reflect: true },
-    findings: { attribute: false },
     _overview: { state: true },
     _level: { state: true },
     _errorsOnly: { state: true },
     _session: { state: true },
-    _searchText: { state: true },
     _window: { state: true },
     _focus: { state: true },
     _marks: { state: true },
-    _status: { state: true },
     _markdownStatus: { state: true },
-    _version: { state: true },
   };
-
-  declare fetchPage: FetchPage | undefined;
-  declare verifiedNote: string;
-  declare failed: boolean;
-  declare findings: readonly ViewFinding[];
 
   declare private _overview: TranscriptOverview | undefined;
   declare private _level: string;
   declare private _errorsOnly: boolean;
   declare private _session: string;
-  declare private _searchText: string;
   declare private _window: ListWindow;
   declare private _focus: number;
   declare private _marks: TranscriptMarks;
-  declare private _status: string;
   declare private _markdownStatus: string;
-  declare private _version: number;
 
   private _items: PagedItems<TranscriptMessage> | undefined;
-  private _search = '';
+  /** The search field and the search the list shows. */
+  private readonly _query = new SearchQuery(this, {
+    delay: 300,
+    show: () => {
+      if (this._query.applied !== '') this._status = 'Searching…';
+      return this._settle(this._reload());
+    },
+    step: (direction) => this._stepMatch(direction),
+  });
   private _matchSet = new Set<number>();
   private _matchAt = -1;
   private _errorAt = -1;
   private _rowHeight = 160;
-  private _searchTimer: ReturnType<typeof setTimeout> | undefined;
-  private _scrollFrame = 0;
-  /** Counts jumps, so only the latest one moves the focus. */
-  private _jumps = 0;
-
-  /** Resolves once the list shows the current filter and search. */
-  ready: Promise<void> = Promise.resolve();
-
-  /**
-   * A page the worker could not give (the element was removed, the worker stopped, a newer
-   * verification replaced the bytes) becomes the status line.
-   */
-  private _settle(work: Promise<void>): Promise<void> {
-    return work.catch((error: unknown) => {
-      this._status = `Could not read the transcript: ${error instanceof Error ? error.message : String(error)}`;
-    });
-  }
+  private readonly _scrollWork = new OncePerFrame();
+  private readonly _jumps = new LatestJump();
 
   constructor() {
-    super();
-    this.fetchPage = undefined;
-    this.verifiedNote = '';
-    this.failed = false;
-    this.findings = [];
+    super('the transcript');
     this._overview = undefined;
     this._level = '4';
     this._errorsOnly = false;
     this._session = '';
-    this._searchText = '';
     this._window = { start: 0, end: 0, before: 0, after: 0 };
     this._focus = 0;
     this._marks = { kind: 'marks', errors: [], matches: [] };
-    this._status = '';
     this._markdownStatus = '';
-    this._version = 0;
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('fetchPage') && this.fetchPage !== undefined) {
-      this._overview = undefined;
-      this.ready = this._settle(this._loadOverview().then(() => this._reload()));
-    }
+  protected override _load(): Promise<void> {
+    this._overview = undefined;
+    return this._loadOverview().then(() => this._reload());
   }
 
   protected override updated(): void {
@@ -246,12 +201,7 @@ export class VerifyExportTranscript extends LitElement {
       this.ready = this._settle(this._reload());
       await this.ready;
     }
-    const page = await this.fetchPage?.({
-      from: 0,
-      count: 1,
-      filter: { ...this._filter(), view: 'locate', line: String(line) },
-    });
-    const position = (page?.items[0] as { position: number } | undefined)?.position ?? -1;
+    const position = await locate(this.fetchPage, { ...this._filter(), view: 'locate', line: String(line) });
     if (position < 0) return false;
     await this.jumpTo(position);
     return true;
@@ -261,9 +211,9 @@ export class VerifyExportTranscript extends LitElement {
   async jumpTo(index: number): Promise<void> {
     const items = this._items;
     if (items === undefined || index < 0 || index >= items.total) return;
-    const jump = ++this._jumps;
+    const latest = this._jumps.start();
     await items.ensure(Math.max(0, index - 1), index + 1);
-    if (jump !== this._jumps) return;
+    if (!latest()) return;
     const scroller = this._scroller();
     if (items.total > FULL_LIST_MAX && scroller !== null) {
       const top = index * this._rowHeight;
@@ -272,12 +222,10 @@ export class VerifyExportTranscript extends LitElement {
     } else if (items.total <= FULL_LIST_MAX) {
       await this._updateWindow();
     }
-    if (jump !== this._jumps) return;
+    if (!latest()) return;
     this._focus = index;
     await this.updateComplete;
-    const card = this.renderRoot.querySelector<HTMLElement>(`[data-index="${index}"]`);
-    card?.scrollIntoView({ block: 'nearest' });
-    card?.focus({ preventScroll: true });
+    focusRow(this.renderRoot, `[data-index="${index}"]`);
   }
 
   private _filter(): Record<string, string> {
@@ -288,20 +236,19 @@ export class VerifyExportTranscript extends LitElement {
   }
 
   private async _loadOverview(): Promise<void> {
-    const page = await this.fetchPage?.({ from: 0, count: 1, filter: { view: 'overview' } });
-    this._overview = page?.items[0] as TranscriptOverview | undefined;
+    this._overview = await fetchOne<TranscriptOverview>(this.fetchPage, { filter: { view: 'overview' } });
   }
 
   private async _reload(): Promise<void> {
     const fetchPage = this.fetchPage;
     if (fetchPage === undefined) return;
-    const base = { filter: this._filter(), ...(this._search === '' ? {} : { search: this._search }) };
+    const base = { filter: this._filter(), ...(this._query.applied === '' ? {} : { search: this._query.applied }) };
     const items = new PagedItems<TranscriptMessage>(fetchPage, base);
     this._items = items;
     await items.ensure(0, 1);
-    const marksPage = await fetchPage({ from: 0, count: 1, ...base, filter: { ...base.filter, view: 'marks' } });
+    const marks = await fetchOne<TranscriptMarks>(fetchPage, { ...base, filter: { ...base.filter, view: 'marks' } });
     if (this._items !== items) return;
-    this._marks = (marksPage.items[0] as TranscriptMarks | undefined) ?? { kind: 'marks', errors: [], matches: [] };
+    this._marks = marks ?? { kind: 'marks', errors: [], matches: [] };
     this._matchSet = new Set(this._marks.matches);
     this._matchAt = -1;
     this._errorAt = -1;
@@ -311,9 +258,9 @@ export class VerifyExportTranscript extends LitElement {
     await this._updateWindow(0);
     const noun = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
     this._status =
-      this._search === ''
+      this._query.applied === ''
         ? noun(items.total)
-        : `${items.matches} of ${noun(items.total)} match “${visibleString(this._search, 100) ?? ''}”`;
+        : `${items.matches} of ${noun(items.total)} match “${visibleString(this._query.applied, 100) ?? ''}”`;
     this._version++;
   }
 
@@ -326,12 +273,7 @@ export class VerifyExportTranscript extends LitElement {
     const items = this._items;
     if (items === undefined) return;
     const scroller = this._scroller();
-    const next = listWindow(
-      items.total,
-      top ?? scroller?.scrollTop ?? 0,
-      scroller?.clientHeight ?? 800,
-      this._rowHeight,
-    );
+    const next = scrollerWindow(scroller, items.total, this._rowHeight, top);
     // A short list is drawn whole, but fetched only as far as the reader has come (plus a page).
     const reach =
       items.total <= FULL_LIST_MAX ? Math.min(next.end, Math.max(this._window.end, 200, this._focus + 100)) : next.end;
@@ -341,21 +283,16 @@ export class VerifyExportTranscript extends LitElement {
 
   private _measureRows(): void {
     const cards = this.renderRoot.querySelectorAll<HTMLElement>('[role="article"]');
-    if (cards.length < 5) return;
-    let sum = 0;
-    for (const card of cards) sum += card.offsetHeight;
-    const average = Math.min(4000, Math.max(60, sum / cards.length));
-    if (Math.abs(average - this._rowHeight) > 8) this._rowHeight = average;
+    this._rowHeight = measuredRowHeight(cards, this._rowHeight, 60, 4000);
   }
 
   private _onScroll(): void {
-    if (this._items === undefined || this._scrollFrame !== 0) return;
+    if (this._items === undefined) return;
     const scroller = this._scroller();
     const nearEnd =
       scroller !== null && scroller.scrollTop + scroller.clientHeight > scroller.scrollHeight - 2 * this._rowHeight;
     if (this._items.total <= FULL_LIST_MAX && (!nearEnd || this._window.end >= this._items.total)) return;
-    this._scrollFrame = requestAnimationFrame(() => {
-      this._scrollFrame = 0;
+    this._scrollWork.run(() => {
       if (this._items !== undefined && this._items.total <= FULL_LIST_MAX) this._focus = this._window.end;
       void this._settle(this._updateWindow());
     });
@@ -368,32 +305,10 @@ export class VerifyExportTranscript extends LitElement {
     this.ready = this._settle(this._reload());
   }
 
-  private _onSearchInput(event: Event): void {
-    this._searchText = (event.target as HTMLInputElement).value;
-    clearTimeout(this._searchTimer);
-    this._searchTimer = setTimeout(() => void this._applySearch(), 300);
-  }
-
-  private _applySearch(): Promise<void> {
-    clearTimeout(this._searchTimer);
-    if (this._searchText.trim() === this._search) return this.ready;
-    this._search = this._searchText.trim();
-    this._status = this._search === '' ? this._status : 'Searching…';
-    this.ready = this._settle(this._reload());
-    return this.ready;
-  }
-
-  private async _onSearchKey(event: KeyboardEvent): Promise<void> {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    await this._applySearch();
-    await this._stepMatch(event.shiftKey ? -1 : 1);
-  }
-
   private async _stepMatch(direction: 1 | -1): Promise<void> {
     const list = this._marks.matches;
     if (list.length === 0) return;
-    this._matchAt = (this._matchAt + direction + list.length) % list.length;
+    this._matchAt = stepMark(this._matchAt, direction, list.length);
     this._status = `Match ${this._matchAt + 1} of ${list.length}`;
     await this.jumpTo(list[this._matchAt]!);
   }
@@ -401,7 +316,7 @@ export class VerifyExportTranscript extends LitElement {
   private async _stepError(direction: 1 | -1): Promise<void> {
     const list = this._marks.errors;
     if (list.length === 0) return;
-    this._errorAt = (this._errorAt + direction + list.length) % list.length;
+    this._errorAt = stepMark(this._errorAt, direction, list.length);
     this._status = `Error ${this._errorAt + 1} of ${list.length}`;
     await this.jumpTo(list[this._errorAt]!);
   }
@@ -409,16 +324,14 @@ export class VerifyExportTranscript extends LitElement {
   private _onListKey(event: KeyboardEvent): void {
     const total = this._items?.total ?? 0;
     if (total === 0 || (event.target as HTMLElement).closest('details, button, input') !== null) return;
-    const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: 10, PageUp: -10 };
-    let target: number | undefined;
-    if (event.key in moves) target = this._focus + moves[event.key]!;
-    else if (event.key === 'Home') target = 0;
-    else if (event.key === 'End') target = total - 1;
-    else if (event.key === 'e') void this._stepError(event.shiftKey ? -1 : 1);
-    else if (event.key === 'n') void this._stepMatch(event.shiftKey ? -1 : 1);
-    if (target === undefined) return;
+    const target = listKeyTarget(event.key, this._focus, total, { page: 10, letters: true });
+    if (target === undefined) {
+      if (event.key === 'e') void this._stepError(event.shiftKey ? -1 : 1);
+      else if (event.key === 'n') void this._stepMatch(event.shiftKey ? -1 : 1);
+      return;
+    }
     event.preventDefault();
-    void this.jumpTo(Math.max(0, Math.min(total - 1, target)));
+    void this.jumpTo(target);
   }
 
   private async _copy(message: TranscriptMessage): Promise<void> {
@@ -480,19 +393,13 @@ export class VerifyExportTranscript extends LitElement {
   protected override render(): TemplateResult {
     const overview = this._overview;
     return html`
-      ${
-        this.failed
-          ? html`<div class="failed-bar" role="alert">
-              Verification failed: this transcript is shown as read, not as verified.
-            </div>`
-          : nothing
-      }
+      ${failedBar(this.failed, 'this transcript is')}
       <p class="note">
         <strong>${this.verifiedNote || DEFAULT_NOTE}</strong> The messages below are what the file says.
       </p>
       ${overview === undefined ? html`<p class="status" role="status">Loading the transcript…</p>` : this._renderHeader(overview)}
-      ${this._renderFindings()} ${overview === undefined ? nothing : this._renderToolbar(overview)}
-      ${this._renderList()}
+      ${lineFindings(this.findings, (path) => void this.revealPath(path))}
+      ${overview === undefined ? nothing : this._renderToolbar(overview)} ${this._renderList()}
     `;
   }
 
@@ -598,26 +505,6 @@ export class VerifyExportTranscript extends LitElement {
     </ul>`;
   }
 
-  private _renderFindings(): TemplateResult | typeof nothing {
-    const findings = this.findings.filter((finding) => findingLine(finding.path) >= 0);
-    if (findings.length === 0) return nothing;
-    return html`<details>
-      <summary>Findings on lines (${findings.length})</summary>
-      <ul class="findings">
-        ${findings
-          .slice(0, 200)
-          .map(
-            (finding) =>
-              html`<li class=${finding.severity === 'error' ? 'error' : ''}>
-                <button class="link" type="button" @click=${() => void this.revealPath(finding.path)}>
-                  ${visibleText(finding.path, { max: 40 })}</button
-                >: ${visibleText(finding.message, { max: 500 })}
-              </li>`,
-          )}
-      </ul>
-    </details>`;
-  }
-
   private _renderToolbar(overview: TranscriptOverview): TemplateResult {
     return html`<div class="toolbar" role="group" aria-label="Filters">
         <label
@@ -644,34 +531,14 @@ export class VerifyExportTranscript extends LitElement {
           Next error
         </button>
       </div>
-      <div class="toolbar" role="search">
-        <label
-          >Search
-          <input
-            type="search"
-            aria-describedby="transcript-count"
-            .value=${this._searchText}
-            @input=${this._onSearchInput}
-            @keydown=${this._onSearchKey}
-        /></label>
-        <button
-          type="button"
-          aria-label="Previous match"
-          ?disabled=${this._marks.matches.length === 0}
-          @click=${() => void this._stepMatch(-1)}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          aria-label="Next match"
-          ?disabled=${this._marks.matches.length === 0}
-          @click=${() => void this._stepMatch(1)}
-        >
-          ↓
-        </button>
-        <span id="transcript-count" class="count" role="status" aria-live="polite">${this._status}</span>
-      </div>
+      ${searchBar({
+        countId: 'transcript-count',
+        role: 'search',
+        query: this._query,
+        status: this._status,
+        canStep: this._marks.matches.length > 0,
+        onStep: (direction) => void this._stepMatch(direction),
+      })}
       ${
         overview.shape === 'impl-2.0' && !this.failed
           ? html`<div class="toolbar" role="group" aria-label="Download as markdown">
@@ -720,11 +587,7 @@ export class VerifyExportTranscript extends LitElement {
       },
     );
     const end_ = items.total <= FULL_LIST_MAX && end < items.total;
-    return html`${
-        items.notViewable === undefined
-          ? nothing
-          : html`<p class="status" role="note">${visibleText(items.notViewable)}</p>`
-      }
+    return html`${notViewableNote(items.notViewable)}
       <div
         class="scroller"
         role="feed"
@@ -734,14 +597,13 @@ export class VerifyExportTranscript extends LitElement {
         @scroll=${this._onScroll}
         @keydown=${this._onListKey}
       >
-        ${before > 0 ? html`<div class="spacer" ${styleProps({ height: `${before}px` })} aria-hidden="true"></div>` : nothing}
-        ${shown.length === 0 ? html`<p class="status">No messages match.</p>` : rows}
+        ${spacer(before)} ${shown.length === 0 ? html`<p class="status">No messages match.</p>` : rows}
         ${
           end_
             ? html`<p class="more"><button type="button" @click=${() => this._more()}>Show more messages</button></p>`
             : nothing
         }
-        ${after > 0 ? html`<div class="spacer" ${styleProps({ height: `${after}px` })} aria-hidden="true"></div>` : nothing}
+        ${spacer(after)}
       </div>`;
   }
 

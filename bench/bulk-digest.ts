@@ -2,15 +2,16 @@
  * A measured candidate, not used by the kit (docs/architecture.md, 'Bulk hashing (measured, not
  * adopted)'): SHA-256 of large buffers at the hardware's speed with WebCrypto's
  * `crypto.subtle.digest` (W3C Web Cryptography API), asynchronous, for where a format hashes big
- * contents (AgentXchain file entries). Small and synchronous hashes stay on the core's `Sha256` (WASM), where a promise per
- * call costs more than it saves; that stays the fallback wherever `crypto.subtle` is missing
- * (insecure browser contexts, hosts without it) or refuses. An injected `options.sha256` wins: the
- * caller chose how to hash, so nothing goes to WebCrypto (docs/architecture.md, 'Bulk hashing').
+ * contents (AgentXchain file entries). Small and synchronous hashes stay on the core's `Sha256`
+ * (WASM), where a promise per call costs more than it saves; that stays the fallback wherever
+ * `crypto.subtle` is missing (insecure browser contexts, hosts without it) or refuses. An injected
+ * `options.sha256` wins: the caller chose how to hash, so nothing goes to WebCrypto
+ * (docs/architecture.md, 'Bulk hashing').
  *
  * The threshold is measured (`npm run bench -- hash`; figures in docs/architecture.md, 'Bulk
  * hashing'): WebCrypto overtakes WASM at 1–16 KiB in Chromium, workerd, Deno and Node, and is
- * 1.7–5.7× faster at 16 KiB in all four, so one threshold serves every runtime and nothing needs to
- * know which runtime it is on.
+ * 1.7–5.7× faster at 16 KiB in all four, so one threshold serves every runtime and nothing needs
+ * to know which runtime it is on.
  * @module
  */
 import type { Sha256 } from '../src/crypto/sha256.ts';

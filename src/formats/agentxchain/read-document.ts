@@ -109,7 +109,8 @@ async function readAndParse(
   if (enough !== Infinity) {
     // Not JSON, seen before its end: V8's message looks at most 10 characters past the error.
     const cut = parseDecoded(firstBytes(skimmed.chunks, enough));
-    if (cut.ok) throw new Error('a document refused as not JSON parsed (the skimmer refused a byte a JSON text can hold)');
+    if (cut.ok)
+      throw new Error('a document refused as not JSON parsed (the skimmer refused a byte a JSON text can hold)');
     return { ok: false, message: cut.message, byteLength };
   }
   if (skimmed.skeleton !== undefined) {

@@ -1,9 +1,8 @@
 /**
  * The agent-history inspector: pages of transcript view models read from the verified NDJSON
- * (docs/agent-history.md; the shapes are those of `../shared/specs/agent-history.md`, design-1.0
- * and impl-2.0). The index is built once: where each line starts, and per message its line, its
- * offset inside a design-1.0 session line, its session, its turn and a few flags. A page then reads
- * only its own messages again from the bytes.
+ * (docs/agent-history.md: design-1.0 and impl-2.0). The index is built once: where each line
+ * starts, and per message its line, its offset inside a design-1.0 session line, its session, its
+ * turn and a few flags. A page then reads only its own messages again from the bytes.
  *
  * Turns are numbered as agent-history numbers them in its markdown (docs/agent-history-markdown.md,
  * 'Turns'): a user message without a tool flag opens a turn. The filters are the tool's markdown

@@ -1,6 +1,6 @@
 /**
  * The codex-exec inspector: the outcome, the attempts and a terminal replay of a codex-orchestrator
- * `exec --jsonl` stream (docs/codex-exec.md; `../shared/specs/codex-exec.md`), read from the
+ * `exec --jsonl` stream (docs/codex-exec.md), read from the
  * verified bytes. The replay is what the tool's interactive mode prints: `$ <command>`, the chunks
  * as they arrived, `[retry] attempt <n> in <delayMs>ms — <errorMessage>`, then
  * `<run id> SUCCEEDED|FAILED`; stderr keeps its stream so a view can tint it.

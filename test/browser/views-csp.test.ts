@@ -12,7 +12,7 @@ import '../../components/views/replay/index.ts';
 import '../../components/views/transcript/index.ts';
 import '../../components/views/entries/index.ts';
 import '../../components/views/file-content/index.ts';
-import type { FetchPage } from '../../components/views/shared/paged-items.ts';
+import type { FetchPage } from '../../components/views/common/paged-items.ts';
 import type { InspectSource, Inspector } from '../../src/inspect/types.ts';
 import { codexExecInspector } from '../../src/inspect/codex-exec.ts';
 import { agentHistoryInspector } from '../../src/inspect/agent-history.ts';

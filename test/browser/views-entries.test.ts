@@ -8,7 +8,7 @@
 import { emulateMedia, executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import '../../components/views/entries/index.ts';
 import type { VerifyExportEntries } from '../../components/views/entries/index.ts';
-import type { FetchPage } from '../../components/views/shared/paged-items.ts';
+import type { FetchPage } from '../../components/views/common/paged-items.ts';
 import { zaxyInspector } from '../../src/inspect/zaxy.ts';
 import { fixtureBytes } from './fixtures.ts';
 

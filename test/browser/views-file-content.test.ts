@@ -7,7 +7,7 @@
 import { emulateMedia, executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import '../../components/views/file-content/index.ts';
 import type { VerifyExportFiles } from '../../components/views/file-content/index.ts';
-import type { FetchPage } from '../../components/views/shared/paged-items.ts';
+import type { FetchPage } from '../../components/views/common/paged-items.ts';
 import { agentxchainFilesInspector } from '../../src/inspect/agentxchain-files.ts';
 import { fixtureBytes } from './fixtures.ts';
 

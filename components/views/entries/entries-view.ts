@@ -10,13 +10,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ZaxyEntryItem, ZaxyField, ZaxyItem, ZaxyOverview } from '../../../src/inspect/zaxy.ts';
 import { visibleText } from '../../visible-text.ts';
-import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../shared/paged-items.ts';
-import { viewStyles } from '../shared/view-styles.ts';
-import { ContentView } from '../shared/content-view.ts';
-import { focusRow, measuredRowHeight, OncePerFrame, scrollerWindow } from '../shared/list-scroll.ts';
-import { failedBar, listKeyTarget, notViewableNote, spacer } from '../shared/list-parts.ts';
-import { SearchQuery, searchBar, stepMark } from '../shared/search-bar.ts';
-import { pathFindings, type ViewFinding } from '../shared/view-finding.ts';
+import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../common/paged-items.ts';
+import { viewStyles } from '../common/view-styles.ts';
+import { ContentView } from '../common/content-view.ts';
+import { focusRow, measuredRowHeight, OncePerFrame, scrollerWindow } from '../common/list-scroll.ts';
+import { failedBar, listKeyTarget, notViewableNote, spacer } from '../common/list-parts.ts';
+import { SearchQuery, searchBar, stepMark } from '../common/search-bar.ts';
+import { pathFindings, type ViewFinding } from '../common/view-finding.ts';
 import { css } from 'lit';
 
 /** Longest text drawn for one value (the inspector clips at the same length). */

@@ -6,7 +6,7 @@
 import { VerifyExportEntries } from './entries-view.ts';
 
 export { VerifyExportEntries, entryPositionOf, type ViewFinding } from './entries-view.ts';
-export type { FetchPage } from '../shared/paged-items.ts';
+export type { FetchPage } from '../common/paged-items.ts';
 
 /** The tag name of the Entries view. */
 export const ENTRIES_TAG = 'verify-export-entries';

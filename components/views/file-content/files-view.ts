@@ -15,14 +15,14 @@ import type {
   JsonTreeNode,
 } from '../../../src/inspect/agentxchain-files.ts';
 import { visibleText } from '../../visible-text.ts';
-import { downloadBlob, locate, FULL_LIST_MAX, listWindow, PagedItems, type ListWindow } from '../shared/paged-items.ts';
-import { viewStyles } from '../shared/view-styles.ts';
-import { styleProps } from '../shared/style-props.ts';
-import { ContentView } from '../shared/content-view.ts';
-import { focusRow } from '../shared/list-scroll.ts';
-import { failedBar, listKeyTarget, notViewableNote, spacer } from '../shared/list-parts.ts';
-import { stepMark } from '../shared/search-bar.ts';
-import { pathFindings } from '../shared/view-finding.ts';
+import { downloadBlob, locate, FULL_LIST_MAX, listWindow, PagedItems, type ListWindow } from '../common/paged-items.ts';
+import { viewStyles } from '../common/view-styles.ts';
+import { styleProps } from '../common/style-props.ts';
+import { ContentView } from '../common/content-view.ts';
+import { focusRow } from '../common/list-scroll.ts';
+import { failedBar, listKeyTarget, notViewableNote, spacer } from '../common/list-parts.ts';
+import { stepMark } from '../common/search-bar.ts';
+import { pathFindings } from '../common/view-finding.ts';
 
 const DEFAULT_NOTE = 'File bytes hashed.';
 const MAX_DRAWN = 200_000;

@@ -7,7 +7,7 @@ import { VerifyExportFiles } from './files-view.ts';
 
 export { VerifyExportFiles } from './files-view.ts';
 export type { ViewFinding } from '../entries/entries-view.ts';
-export type { FetchPage } from '../shared/paged-items.ts';
+export type { FetchPage } from '../common/paged-items.ts';
 
 /** The tag name of the Files view. */
 export const FILES_TAG = 'verify-export-files';

@@ -23,14 +23,14 @@ import type {
 } from '../../../src/inspect/agent-history.ts';
 import type { MarkdownItem } from '../../inspect-job.ts';
 import { visibleString, visibleText } from '../../visible-text.ts';
-import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../shared/paged-items.ts';
-import { viewStyles } from '../shared/view-styles.ts';
-import { styleProps } from '../shared/style-props.ts';
-import { ContentView } from '../shared/content-view.ts';
-import { focusRow, LatestJump, measuredRowHeight, OncePerFrame, scrollerWindow } from '../shared/list-scroll.ts';
-import { failedBar, listKeyTarget, notViewableNote, spacer } from '../shared/list-parts.ts';
-import { SearchQuery, searchBar, stepMark } from '../shared/search-bar.ts';
-import { findingLine, lineFindings, type ViewFinding } from '../shared/view-finding.ts';
+import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../common/paged-items.ts';
+import { viewStyles } from '../common/view-styles.ts';
+import { styleProps } from '../common/style-props.ts';
+import { ContentView } from '../common/content-view.ts';
+import { focusRow, LatestJump, measuredRowHeight, OncePerFrame, scrollerWindow } from '../common/list-scroll.ts';
+import { failedBar, listKeyTarget, notViewableNote, spacer } from '../common/list-parts.ts';
+import { SearchQuery, searchBar, stepMark } from '../common/search-bar.ts';
+import { findingLine, lineFindings, type ViewFinding } from '../common/view-finding.ts';
 
 /** What agent-history and codex-exec verification covers (issue 17; docs/agent-history.md). */
 const DEFAULT_NOTE = 'Structure checked, nothing signed.';

@@ -6,13 +6,13 @@
  * verification prints its report on stderr and no markdown.
  * @module
  */
-import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { agentHistoryMarkdown, type MarkdownLevel } from '../../src/formats/agent-history/markdown/index.ts';
 import { nodeGunzip } from '../node-gunzip.ts';
 import { type OpenedFile, openFile, openStdin } from '../open-input.ts';
 import { renderText } from '../text-report.ts';
+import { writeInSlices } from '../write-out.ts';
 
 export const MARKDOWN_USAGE = `Usage: verify-export markdown --level 1|2|3|4 [--minimal] <file|->
 
@@ -79,20 +79,6 @@ export async function markdownCommand(argv: readonly string[]): Promise<number> 
     return 2;
   } finally {
     await file.close();
-  }
-}
-
-/** Characters written at a time: the whole text as one write would also be encoded as one buffer. */
-const SLICE = 1 << 20;
-
-/** Writes text to stdout in slices (never splitting a surrogate pair), waiting whenever the pipe is full. */
-async function writeInSlices(text: string): Promise<void> {
-  for (let start = 0; start < text.length;) {
-    let end = Math.min(text.length, start + SLICE);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    if (!process.stdout.write(text.slice(start, end))) await once(process.stdout, 'drain');
-    start = end;
   }
 }
 

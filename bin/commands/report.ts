@@ -5,7 +5,6 @@
  * reference's (its recorded bugs included); without it the report is the corrected one.
  * @module
  */
-import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { agentxchainReportMarkdown, agentxchainReportText } from '../../src/formats/agentxchain/report/render.ts';
@@ -17,6 +16,7 @@ import {
 import { nodeGunzip } from '../node-gunzip.ts';
 import { nodeSha256 } from '../node-sha256.ts';
 import { type OpenedFile, openFile, openStdin } from '../open-input.ts';
+import { writeInSlices } from '../write-out.ts';
 
 export const REPORT_USAGE = `Usage: verify-export report [--compat agentxchain] [--format text|json|markdown] [--now ISO] <file|->
 
@@ -104,20 +104,6 @@ async function print(args: ReportArgs, report: AgentxchainReport): Promise<numbe
   // Every byte, also through a pipe (the reference can lose the tail of a large report there).
   await writeInSlices(`${output}\n`);
   return agentxchainReportExitCode(report);
-}
-
-/** Characters written at a time: the whole text as one write would also be encoded as one buffer. */
-const SLICE = 1 << 20;
-
-/** Writes text to stdout in slices (never splitting a surrogate pair), waiting whenever the pipe is full. */
-async function writeInSlices(text: string): Promise<void> {
-  for (let start = 0; start < text.length;) {
-    let end = Math.min(text.length, start + SLICE);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    if (!process.stdout.write(text.slice(start, end))) await once(process.stdout, 'drain');
-    start = end;
-  }
 }
 
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -14,7 +14,7 @@ import type { AgentxchainExportDiff, DiffRegression, ListChange, MapChange } fro
  * `No differences in the compared fields.` instead of hiding them behind `No differences.`.
  * @example
  * const result = await diffAgentxchain(before, after, { leftName: 'before.json', rightName: 'after.json' });
- * if (result.ok) process.stdout.write(agentxchainDiffText(result.diff));
+ * const text = result.ok ? agentxchainDiffText(result.diff) : result.refusal.message;
  */
 export function agentxchainDiffText(diff: AgentxchainExportDiff): string {
   const lines = [

@@ -23,6 +23,8 @@ export interface JsonPrefixChecker {
    * continue the document, or -1 while it still can; once refused, every later push returns 0.
    */
   push(chunk: Uint8Array): number;
+  /** Whether the refused byte came after the document's value had ended (only whitespace could follow). */
+  refusedAfterEnd(): boolean;
 }
 
 // What the checker expects next (outside strings, numbers and names).
@@ -68,6 +70,7 @@ export function createJsonPrefixChecker(options: { readonly python?: boolean } =
   let pending = 0;
   let stack = new Uint8Array(64);
   let depth = 0;
+  let afterEnd = false;
 
   const open = (kind: number): void => {
     if (depth === stack.length) {
@@ -189,7 +192,10 @@ export function createJsonPrefixChecker(options: { readonly python?: boolean } =
         return c === grammar.Byte.NameSeparator ? VALUE : REFUSED;
       default: {
         // AFTER_VALUE
-        if (depth === 0) return REFUSED; // only whitespace may follow the document
+        if (depth === 0) {
+          afterEnd = true; // only whitespace may follow the document
+          return REFUSED;
+        }
         const inObject = stack[depth - 1] === IN_OBJECT;
         if (c === grammar.Byte.ValueSeparator) return inObject ? KEY : VALUE;
         if (c === (inObject ? grammar.Byte.EndObject : grammar.Byte.EndArray)) {
@@ -240,5 +246,24 @@ export function createJsonPrefixChecker(options: { readonly python?: boolean } =
       }
       return -1;
     },
+    refusedAfterEnd: () => afterEnd,
   };
+}
+
+/**
+ * Where the value starting at `bytes[from]` shows it cannot be JSON: the offset of its first byte
+ * that no continuation could accept, or -1 when there is none in `bytes` (the value may just be
+ * cut short) or the value ends before it. Work is linear in the bytes looked at.
+ * @example
+ * firstImpossibleByte(new TextEncoder().encode('[1, x'), 0); // 4
+ * firstImpossibleByte(new TextEncoder().encode('[1, 2'), 0); // -1: `]` may still come
+ */
+export function firstImpossibleByte(
+  bytes: Uint8Array,
+  from: number,
+  options: { readonly python?: boolean } = {},
+): number {
+  const checker = createJsonPrefixChecker(options);
+  const at = checker.push(bytes.subarray(from));
+  return at < 0 || checker.refusedAfterEnd() ? -1 : from + at;
 }

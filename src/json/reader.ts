@@ -26,7 +26,7 @@ import {
   utf8ErrorMessage,
 } from './errors.ts';
 import * as grammar from './_grammar.ts';
-import { createJsonPrefixChecker } from './prefix.ts';
+import { createJsonPrefixChecker, firstImpossibleByte } from './prefix.ts';
 import { createUtf8StreamChecker, type Utf8StreamChecker } from './utf8-check.ts';
 import {
   createScanContext,
@@ -231,27 +231,44 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   // UTF-8 without being held, since Python decodes the whole file before it parses, and an invalid
   // byte anywhere is then its error. The bad byte always starts a character (a lead byte before it
   // would have been refused itself, or is inside a string, where only ASCII bytes are refused).
+  // Inside the root object the walk finds that byte itself (`RootWalk.refusedAt`); before it, and
+  // for a root that is not an object, a prefix check looks at every byte.
   const prefix = createJsonPrefixChecker({ python: true });
+  let prefixChecked = true; // every byte so far went through `prefix`
   let refusedAt = -1; // offset of the first byte that cannot continue the document
   let keep = Infinity; // bytes held once the document is known not to parse
   let fromRefused: Utf8StreamChecker | undefined; // UTF-8 from `refusedAt` on
   let pushedPast = 0; // bytes past `keep`, checked and not held
 
+  /** From now on, holds no more than a little past the byte at `at`, which cannot continue the document. */
+  function refuseFrom(at: number, rest: Uint8Array): void {
+    refusedAt = at;
+    keep = refusedAt + NOT_JSON_CONTEXT_BYTES;
+    fromRefused = createUtf8StreamChecker(refusedAt);
+    fromRefused.push(rest);
+  }
+
   /** Takes the part of `chunk` still to hold; checks what follows the refused byte as UTF-8. */
   function notJsonPart(chunk: Uint8Array): Uint8Array {
     if (keep === Infinity) {
-      if (base !== 0) return chunk;
+      if (!prefixChecked) return chunk;
       const bad = prefix.push(chunk);
       if (bad < 0) return chunk;
-      refusedAt = length + bad;
-      keep = refusedAt + NOT_JSON_CONTEXT_BYTES;
-      fromRefused = createUtf8StreamChecker(refusedAt);
-      fromRefused.push(chunk.subarray(bad));
+      refuseFrom(length + bad, chunk.subarray(bad));
     } else fromRefused!.push(chunk);
     if (length + chunk.byteLength <= keep) return chunk;
     const held = chunk.subarray(0, Math.max(0, keep - length));
     pushedPast += chunk.byteLength - held.byteLength;
     return held;
+  }
+
+  /** After a walk: stops the prefix check inside the root object, and holds little once the walk refused a byte. */
+  function afterWalk(): void {
+    if (walk.state !== 'start' && walk.state !== 'whole') prefixChecked = false;
+    if (keep !== Infinity || walk.refusedAt < 0 || base !== 0) return;
+    refuseFrom(walk.refusedAt, buffer.subarray(walk.refusedAt, length));
+    pushedPast = Math.max(0, length - keep);
+    length = Math.min(length, keep);
   }
 
   /** The answer for a document known not to parse (see `notJsonPart`), as reading it whole would give. */
@@ -283,7 +300,9 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
       }
       buffer.set(chunk, length);
       length += chunk.byteLength;
+      if (keep !== Infinity) return;
       walkRoot(walk, buffer.subarray(0, length), base, false);
+      afterWalk();
     },
     finish() {
       if (keep !== Infinity) return notJsonResult();
@@ -370,6 +389,11 @@ interface RootWalk {
   retryAt: number;
   /** The first error, once the walk stopped on one (offset from the document's start). */
   failure: ScanError | undefined;
+  /**
+   * Once the walk stopped before the input's end, the offset of the first byte that no
+   * continuation could make JSON (the failure may be worded at the start of its token); else -1.
+   */
+  refusedAt: number;
 }
 
 function createRootWalk(visitor: DocumentVisitor, maxDepth: number, scanAhead: number): RootWalk {
@@ -389,6 +413,7 @@ function createRootWalk(visitor: DocumentVisitor, maxDepth: number, scanAhead: n
     index: 0,
     retryAt: 0,
     failure: undefined,
+    refusedAt: -1,
   };
 }
 
@@ -427,13 +452,22 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
   const stop = (text: string, at: number): void => {
     walk.state = 'whole';
     walk.failure = { kind: 'syntax', text, offset: base + at };
+    if (!final) walk.refusedAt = base + at;
   };
   const failed = (at: number): void => {
-    // Maybe cut short by the end of the input so far: retry once the input past `at` has doubled.
-    if (final) {
+    const fail = (): void => {
       walk.state = 'whole';
       walk.failure = { ...context.error!, offset: base + context.error!.offset };
-    } else walk.retryAt = at + 2 * (length - at) + 4096;
+    };
+    if (final) return fail();
+    // Maybe cut short by the end of the input so far, unless a byte of the value cannot be JSON
+    // whatever follows. Else retry once the input past `at` has doubled (linear work in all).
+    const refused = firstImpossibleByte(bytes, at, { python: true });
+    if (refused < 0) walk.retryAt = at + 2 * (length - at) + 4096;
+    else {
+      fail();
+      walk.refusedAt = base + refused;
+    }
   };
   for (;;) {
     const at = grammar.skipWhitespace(bytes, walk.pos);

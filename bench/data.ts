@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '../test/helpers/fixtures.ts';
 /** The bench data folder: $BENCH_DATA, or ../shared/bench-data beside the project. */
 export const BENCH_DATA = process.env['BENCH_DATA']
   ? resolve(process.env['BENCH_DATA'])
-  : resolve(PROJECT_ROOT, '../common/bench-data');
+  : resolve(PROJECT_ROOT, '../shared/bench-data');
 
 /** Why `name` cannot be read, in one line. */
 export function missingMessage(name: string): string {

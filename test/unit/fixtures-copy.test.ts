@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { FIXTURES, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 
 /** Where the fixtures are maintained; the copy is compared with it when it exists. */
-const SHARED_FIXTURES = resolve(PROJECT_ROOT, '../common/fixtures');
+const SHARED_FIXTURES = resolve(PROJECT_ROOT, '../shared/fixtures');
 const FORMATS = ['agentxchain', 'zaxy', 'agent-history', 'codex-exec'] as const;
 /** How many differences a failure lists by name. */
 const SHOWN = 10;

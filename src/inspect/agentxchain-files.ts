@@ -6,7 +6,8 @@
  * SHA-256 equals `sha256` (§4.8, §4.9), "not verified" for `content_base64: null` (§4.5: no
  * content check at all; the view then shows the entry's `data`). Text files are shown as text
  * (UTF-8 with U+FFFD for invalid sequences, as the reference reads them), `json` files as a tree,
- * `jsonl` files as rows (non-blank lines, §4.10), numbers by their lexeme.
+ * `jsonl` files as rows (non-blank lines, §4.10), numbers by their lexeme (the characters the
+ * artifact holds: `1.50` stays `1.50`), read with `readDisplayJson`.
  *
  * The index is built once: one scan of the document notes where each file entry starts (the
  * files of nested repository exports too, §8); a page reads its entries again. Every byte is
@@ -18,15 +19,22 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { decodeUtf8Lenient, encodeUtf8 } from '../encoding/utf8.ts';
 import { toHex } from '../encoding/hex.ts';
 import { skipWhitespace } from '../json/_grammar.ts';
-import { decodeString, readJson, readJsonAt } from '../json/reader.ts';
+import { decodeString } from '../json/reader.ts';
 import { childCount, firstChild, isObjectNode, memberValue, nextSlot, valueOffset } from '../json/tape-read.ts';
 import { createScanContext, scanValue } from '../json/tape.ts';
-import type { JsonValue } from '../json/value.ts';
 import { DEFAULT_LIMITS } from '../limits.ts';
 import { jsonPath, type PathSegment } from '../report/path.ts';
 import { decodeContentBase64 } from '../formats/agentxchain/base64-fast-path.ts';
 import { jsonTree, treeIsPartial, type JsonTreeNode } from './agentxchain-json-tree.ts';
-import { lexeme, prettyJson } from './json-text.ts';
+import {
+  isNumberLexeme,
+  lexeme,
+  numberValue,
+  prettyJson,
+  readDisplayJson,
+  readDisplayJsonAt,
+  type DisplayValue,
+} from './json-text.ts';
 import { indexLines, lineBytes, type LineIndex } from './line-index.ts';
 import { createTextSearch, findOccurrences, pageWindow } from './text-search.ts';
 import type { InspectPage, InspectRequest, InspectSource, Inspector } from './types.ts';
@@ -230,26 +238,25 @@ function buildIndex(source: InspectSource): AgentxchainFilesIndex {
 // ---------------------------------------------------------------------------------------------
 // One entry
 
-function member(value: JsonValue | undefined, key: string): JsonValue | undefined {
+function member(value: DisplayValue | undefined, key: string): DisplayValue | undefined {
   return value instanceof Map ? value.get(key) : undefined;
 }
 
-function entryAt(source: InspectSource, facts: FileFacts): JsonValue | undefined {
-  const read = readJsonAt(source.bytes, facts.offset);
+function entryAt(source: InspectSource, facts: FileFacts): DisplayValue | undefined {
+  const read = readDisplayJsonAt(source.bytes, facts.offset);
   return read.ok ? read.value : undefined;
 }
 
 /** The decoded `content_base64` (§4.7), or undefined when it is not a string. */
-function decodedContent(entry: JsonValue | undefined): Uint8Array | undefined {
+function decodedContent(entry: DisplayValue | undefined): Uint8Array | undefined {
   const base64 = member(entry, 'content_base64');
   return typeof base64 === 'string' ? decodeContentBase64(base64) : undefined;
 }
 
-function sameCount(declared: JsonValue | undefined, length: number): boolean {
-  return (
-    (typeof declared === 'bigint' && declared === BigInt(length)) ||
-    (typeof declared === 'number' && declared === length)
-  );
+function sameCount(declared: DisplayValue | undefined, length: number): boolean {
+  if (!isNumberLexeme(declared)) return false;
+  const value = numberValue(declared);
+  return typeof value === 'bigint' ? value === BigInt(length) : value === length;
 }
 
 function fileItem(source: InspectSource, index: AgentxchainFilesIndex, position: number): AgentxchainFileItem {
@@ -358,7 +365,7 @@ function filePosition(index: AgentxchainFilesIndex, request: InspectRequest): nu
 }
 
 /** The bytes shown for a file: the decoded content, or for an entry without it its `data` as text. */
-function shownBytes(entry: JsonValue | undefined): Uint8Array {
+function shownBytes(entry: DisplayValue | undefined): Uint8Array {
   const decoded = decodedContent(entry);
   if (decoded !== undefined) return decoded;
   const data = member(entry, 'data');
@@ -435,7 +442,7 @@ function contentOf(
   };
   if (file.format === 'jsonl') return { ...base, display: 'jsonl', text: '', rowCount: open.rows.length };
   if (file.format === 'json') {
-    const read = readJson(open.bytes);
+    const read = readDisplayJson(open.bytes);
     if (read.ok) {
       const tree = jsonTree(read.value);
       return { ...base, display: 'json', text: '', tree, partial: treeIsPartial(tree) };
@@ -464,7 +471,7 @@ function emptyContent(file: AgentxchainFileItem): AgentxchainFileContent {
 function rowItem(open: OpenFile, at: number, hit: boolean): AgentxchainRow {
   const line = lineBytes(open.bytes, open.lines, open.rows[at]!);
   const text = decodeUtf8Lenient(line);
-  const read = readJson(encodeUtf8(text.trim()));
+  const read = readDisplayJson(encodeUtf8(text.trim()));
   const tree = read.ok ? jsonTree(read.value, { nodes: 500, chars: 20_000 }) : undefined;
   return {
     kind: 'row',

@@ -1,13 +1,13 @@
 /**
  * A JSON value as a tree of plain view-model nodes, for the AgentXchain file view's JSON tree and
- * JSONL rows: scalars by their lexeme (`1.0` stays `1.0`, a 2^64 integer stays exact, as the
- * lossless reader keeps them), members in the file's order. Bounded: past a node budget, or a
- * budget of string characters, containers list how many children were left out, so a hostile
- * file cannot make a page unbounded. Iterative, so deep nesting cannot overflow the stack.
+ * JSONL rows: scalars by their lexeme (for values read with `readDisplayJson`, the characters the
+ * file holds: `1.50` stays `1.50`, a 2^64 integer stays exact), members in the file's order.
+ * Bounded: past a node budget, or a budget of string characters, containers list how many
+ * children were left out, so a hostile file cannot make a page unbounded. Iterative, so deep
+ * nesting cannot overflow the stack.
  * @module
  */
-import type { JsonValue } from '../json/value.ts';
-import { lexeme } from './json-text.ts';
+import { lexeme, type DisplayValue } from './json-text.ts';
 
 /** One node of a JSON tree. */
 export interface JsonTreeNode {
@@ -32,7 +32,7 @@ export interface TreeBudget {
   readonly chars?: number;
 }
 
-function typeOf(value: JsonValue): JsonTreeNode['type'] {
+function typeOf(value: DisplayValue): JsonTreeNode['type'] {
   if (value === null) return 'null';
   if (value instanceof Map) return 'object';
   if (Array.isArray(value)) return 'array';
@@ -44,12 +44,13 @@ function typeOf(value: JsonValue): JsonTreeNode['type'] {
 /**
  * The tree of `value`, within the budget.
  * @example
- * jsonTree(new Map([['a', 1]])).children[0]; // { key: 'a', type: 'number', value: '1.0', … }
+ * const tree = jsonTree(new Map([['a', { lexeme: '1.50', integer: false }]]));
+ * tree.children[0]; // { key: 'a', type: 'number', value: '1.50', … }
  */
-export function jsonTree(value: JsonValue, budget: TreeBudget = {}): JsonTreeNode {
+export function jsonTree(value: DisplayValue, budget: TreeBudget = {}): JsonTreeNode {
   let nodesLeft = budget.nodes ?? 5000;
   let charsLeft = budget.chars ?? 200_000;
-  const make = (key: string, item: JsonValue): JsonTreeNode => {
+  const make = (key: string, item: DisplayValue): JsonTreeNode => {
     nodesLeft--;
     const type = typeOf(item);
     let text = type === 'object' || type === 'array' ? '' : (lexeme(item) ?? '');
@@ -63,11 +64,11 @@ export function jsonTree(value: JsonValue, budget: TreeBudget = {}): JsonTreeNod
     return { key, type, value: text, clipped, size, children: [], more: 0 };
   };
   const root = make('', value);
-  const work: { node: JsonTreeNode; value: JsonValue }[] = [{ node: root, value }];
+  const work: { node: JsonTreeNode; value: DisplayValue }[] = [{ node: root, value }];
   // Breadth first, so a budget spent keeps the top levels whole.
   for (let head = 0; head < work.length; head++) {
     const { node, value: item } = work[head]!;
-    const add = (key: string, child: JsonValue) => {
+    const add = (key: string, child: DisplayValue) => {
       if (nodesLeft <= 0) {
         node.more++;
         return;

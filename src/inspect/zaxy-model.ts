@@ -2,13 +2,13 @@
  * View models of Zaxy entries (docs/zaxy.md, 'Entry schema'): one card per entry, typed by grain.
  * An event gets its documented layout (`zaxy-layouts.ts`) or key and value; an entity its name,
  * type, summary and properties; an edge the parts of the sentence `source —relation→ target` and
- * its confidence and evidence. Numbers are shown by their lexeme as Python prints them (what is
- * hashed and signed: `1.0` stays `1.0`, a 2^64 integer stays exact). Strings stay plain strings;
- * the view draws them as text.
+ * its confidence and evidence. Entries are read with `readDisplayJsonAt` (`json-text.ts`), so every
+ * number is shown by its lexeme, the characters the bundle holds (`1.0` stays `1.0`, `1.50` stays
+ * `1.50`, a 2^64 integer stays exact), in fields, lists and JSON blocks alike, and search finds it
+ * so. Strings stay plain strings; the view draws them as text.
  * @module
  */
-import type { JsonValue } from '../json/value.ts';
-import { lexeme, prettyJson } from './json-text.ts';
+import { lexeme, prettyJson, type DisplayValue } from './json-text.ts';
 import { EVENT_LAYOUTS } from './zaxy-layouts.ts';
 
 /** Longest text of one field a page carries (UTF-16 code units); the view offers the whole entry as a download. */
@@ -60,16 +60,16 @@ export interface ZaxyCard {
 }
 
 /** A member of an object, or undefined. */
-export function member(value: JsonValue | undefined, key: string): JsonValue | undefined {
+export function member(value: DisplayValue | undefined, key: string): DisplayValue | undefined {
   return value instanceof Map ? value.get(key) : undefined;
 }
 
 /**
  * A scalar's display text ('' for a missing value or a container).
  * @example
- * scalarText(1); // '1.0'
+ * scalarText({ lexeme: '1.50', integer: false }); // '1.50'
  */
-export function scalarText(value: JsonValue | undefined): string {
+export function scalarText(value: DisplayValue | undefined): string {
   return lexeme(value) ?? '';
 }
 
@@ -83,11 +83,12 @@ function clip(text: string): string {
  * @example
  * field('rationale', 'Rationale', ['a', 'b']).items; // ['a', 'b']
  */
-export function field(key: string, label: string, value: JsonValue): ZaxyField {
+export function field(key: string, label: string, value: DisplayValue): ZaxyField {
   if (typeof value === 'string')
     return { key, label, shape: 'text', text: clip(value), items: [], fullLength: value.length };
   const scalar = lexeme(value);
-  if (scalar !== undefined) return { key, label, shape: 'scalar', text: scalar, items: [], fullLength: scalar.length };
+  if (scalar !== undefined)
+    return { key, label, shape: 'scalar', text: clip(scalar), items: [], fullLength: scalar.length };
   if (Array.isArray(value) && value.every((item) => lexeme(item) !== undefined)) {
     let length = 0;
     const items: string[] = [];
@@ -104,7 +105,7 @@ export function field(key: string, label: string, value: JsonValue): ZaxyField {
 }
 
 /** Fields for every member of an object (or the value itself when it is not one), skipping `skip`. */
-function memberFields(value: JsonValue | undefined, skip: ReadonlySet<string> = new Set()): ZaxyField[] {
+function memberFields(value: DisplayValue | undefined, skip: ReadonlySet<string> = new Set()): ZaxyField[] {
   if (value === undefined) return [];
   if (!(value instanceof Map)) return [field('', 'value', value)];
   const fields: ZaxyField[] = [];
@@ -124,7 +125,7 @@ function isClipped(fields: readonly ZaxyField[]): boolean {
  * @example
  * card(entry).edge; // { source: 'claude', relation: 'created', target: 'goal 1', … } for an edge entry
  */
-export function card(entry: JsonValue | undefined): ZaxyCard {
+export function card(entry: DisplayValue | undefined): ZaxyCard {
   const grain = member(entry, 'grain');
   const content = member(entry, 'content');
   if (grain === 'event' && content instanceof Map) return eventCard(content);
@@ -146,7 +147,7 @@ export function card(entry: JsonValue | undefined): ZaxyCard {
   };
 }
 
-function eventCard(content: Map<string, JsonValue>): ZaxyCard {
+function eventCard(content: Map<string, DisplayValue>): ZaxyCard {
   const type = content.get('type');
   const payload = content.get('payload');
   const layout = typeof type === 'string' ? EVENT_LAYOUTS.get(type) : undefined;
@@ -188,7 +189,7 @@ function eventCard(content: Map<string, JsonValue>): ZaxyCard {
 
 const ENTITY_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['name', 'entity_type', 'summary', 'properties']);
 
-function entityCard(content: Map<string, JsonValue>): ZaxyCard {
+function entityCard(content: Map<string, DisplayValue>): ZaxyCard {
   const fields: ZaxyField[] = [];
   const summary = content.get('summary');
   if (summary !== undefined && summary !== null) fields.push(field('summary', 'Summary', summary));
@@ -219,7 +220,7 @@ const EDGE_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set([
   'evidence',
 ]);
 
-function edgeCard(content: Map<string, JsonValue>): ZaxyCard {
+function edgeCard(content: Map<string, DisplayValue>): ZaxyCard {
   const fields: ZaxyField[] = [];
   const evidence = content.get('evidence');
   if (evidence instanceof Map) for (const [key, value] of evidence) fields.push(field(key, key, value));
@@ -245,7 +246,7 @@ function edgeCard(content: Map<string, JsonValue>): ZaxyCard {
   };
 }
 
-function textOrJson(value: JsonValue | undefined): string {
+function textOrJson(value: DisplayValue | undefined): string {
   if (value === undefined) return '';
   return lexeme(value) ?? prettyJson(value);
 }

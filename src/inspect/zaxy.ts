@@ -3,7 +3,8 @@
  * envelope (docs/zaxy.md, 'Shapes'). The index is built once, in one pass of the lossless reader
  * that streams `entries` (or `disclosed`) element by element: where each element starts, and the
  * few facts the filters read (grain, kind, actor, `valid_from`, `seq`). A page reads its own
- * elements again from the bytes.
+ * elements again from the bytes, keeping each number's lexeme (`readDisplayJsonAt`): a card shows
+ * `1.50` as `1.50`, and a search for `1.50` finds it.
  *
  * The filters are the axes of Zaxy's disclosure selector (docs/zaxy.md, 'Selectors and
  * disclosure': `grains`, `kinds` matched against each entry's own `kind`, time bounds inclusive on
@@ -17,11 +18,11 @@
  * @module
  */
 import { compareCodePoints } from '../json/canonical.ts';
-import { materialize, readJsonAt, readJsonDocument, type StreamedArray } from '../json/reader.ts';
+import { materialize, readJsonDocument, type StreamedArray } from '../json/reader.ts';
 import { valueOffset } from '../json/tape-read.ts';
 import type { JsonValue } from '../json/value.ts';
 import { jsonPath } from '../report/path.ts';
-import { lexeme, prettyJson } from './json-text.ts';
+import { lexeme, prettyJson, readDisplayJsonAt, type DisplayValue } from './json-text.ts';
 import { createTextSearch, pageWindow } from './text-search.ts';
 import type { InspectPage, InspectRequest, InspectSource, Inspector } from './types.ts';
 import { card, member, scalarText, type ZaxyCard } from './zaxy-model.ts';
@@ -230,7 +231,7 @@ function buildIndex(source: InspectSource): ZaxyIndex {
 }
 
 /** A value that may be `null` (shown as nothing). */
-function optionalText(value: JsonValue | undefined): string {
+function optionalText(value: DisplayValue | undefined): string {
   return value === null ? '' : scalarText(value);
 }
 
@@ -307,9 +308,9 @@ function filteredPositions(index: ZaxyIndex, filter: Filter): Uint32Array {
 // ---------------------------------------------------------------------------------------------
 // Pages
 
-/** The element at `position`, read again from the bytes. */
-function elementAt(source: InspectSource, index: ZaxyIndex, position: number): JsonValue | undefined {
-  const read = readJsonAt(source.bytes, index.offsets[position]!);
+/** The element at `position`, read again from the bytes (numbers as their lexemes). */
+function elementAt(source: InspectSource, index: ZaxyIndex, position: number): DisplayValue | undefined {
+  const read = readDisplayJsonAt(source.bytes, index.offsets[position]!);
   return read.ok ? read.value : undefined;
 }
 

@@ -9,7 +9,7 @@
  */
 import { nextSlot } from './canonical-tape.ts';
 import { decodeString, latin1 } from './reader.ts';
-import { ESCAPED, SLOTS, TAG_ARRAY, TAG_INT, TAG_OBJECT, TAG_STRING } from './tape.ts';
+import { ESCAPED, SLOTS, TAG_ARRAY, TAG_FLOAT, TAG_INT, TAG_OBJECT, TAG_STRING } from './tape.ts';
 
 export { nextSlot };
 
@@ -135,6 +135,16 @@ export function stringAt(bytes: Uint8Array, tape: Int32Array, slot: number): str
  */
 export function integerLexeme(bytes: Uint8Array, tape: Int32Array, slot: number): string | undefined {
   return slot >= 0 && tape[slot] === TAG_INT ? latin1(bytes, tape[slot + 1]!, tape[slot + 2]!) : undefined;
+}
+
+/**
+ * The lexeme of the float at `slot`, exactly as written (`1.50`, `1E-7`, `-0.0`), or undefined
+ * when `slot` is -1 or the node is not a float (`NaN` and `Infinity` are literals).
+ * @example
+ * floatLexeme(bytes, tape, slot); // '1.50'
+ */
+export function floatLexeme(bytes: Uint8Array, tape: Int32Array, slot: number): string | undefined {
+  return slot >= 0 && tape[slot] === TAG_FLOAT ? latin1(bytes, tape[slot + 1]!, tape[slot + 2]!) : undefined;
 }
 
 /**

@@ -127,6 +127,43 @@ describe('Entries view: cards', () => {
     const bigCodes = [...root(big).querySelectorAll('code')].map((code) => code.textContent);
     assert(bigCodes.includes('18446744073709551616'), `2^64 exact: ${bigCodes.join(' ')}`);
   });
+
+  it('shows every number as the bundle writes it (1.50, 1e5, -0.0, 1E-7), in fields, lists and JSON, and finds it', async () => {
+    // Zaxy's real unsigned envelope with lexemes Python would re-print otherwise in one payload.
+    const text = new TextDecoder().decode(await fixtureBytes('zaxy/unsigned-event-3.json'));
+    const payload =
+      '"a": 1.50, "b": 1e5, "c": -0.0, "d": 1E-7, "e": 18446744073709551616, "f": 1.0, ' +
+      '"nested": {"x": [2.50]}, "list": [1.50, 1e5],';
+    assert(text.split('"duration_s": 12.5,').length === 2, 'the fixture holds the payload member once');
+    const element = await mount(encoder.encode(text.replace('"duration_s": 12.5,', payload)));
+    const shadow = root(element);
+    const card = cards(element).find((article) => article.textContent?.includes('task.completed'));
+    assert(card, 'the task.completed card');
+    const codes = [...card.querySelectorAll('code')].map((code) => code.textContent);
+    for (const lexeme of ['1.50', '1e5', '-0.0', '1E-7', '18446744073709551616', '1.0'])
+      assert(codes.includes(lexeme), `shows ${lexeme}: ${codes.join(' ')}`);
+    assert(!codes.includes('1.5') && !codes.includes('100000.0'), `nothing re-printed: ${codes.join(' ')}`);
+    const items = [...card.querySelectorAll('li')].map((item) => item.textContent);
+    assert(items.join('|') === '1.50|1e5', `a list by lexeme: ${items.join('|')}`);
+    const blocks = [...card.querySelectorAll('pre')].map((pre) => pre.textContent ?? '');
+    assert(
+      blocks.some((block) => block.includes('"x": [\n    2.50\n  ]')),
+      `nested JSON by lexeme: ${blocks.join('|')}`,
+    );
+    const search = shadow.querySelector<HTMLInputElement>('input[type="search"]')!;
+    search.value = '1.50';
+    search.dispatchEvent(new Event('input'));
+    search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle(element);
+    const hits = cards(element).filter((article) => article.classList.contains('hit'));
+    assert(
+      hits.length === 1 && hits[0]!.textContent?.includes('task.completed'),
+      `the search for 1.50 finds the one entry, got ${hits.length}`,
+    );
+    const count = shadow.querySelector('#entries-count')?.textContent ?? '';
+    assert(count === 'Match 1 of 1', `exact count: ${count}`);
+  });
 });
 
 describe('Entries view: filters, search, findings, keyboard', () => {

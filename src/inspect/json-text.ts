@@ -1,7 +1,7 @@
 /**
  * Artifact values as the text a view shows: numbers by their lexeme, objects pretty-printed in
- * the layout of Python's `json.dumps(indent=2, ensure_ascii=False)` (as `pythonJsonDumps` in
- * `json/canonical.ts` prints them), in the artifact's key order.
+ * the layout of Python's `json.dumps(indent=2, ensure_ascii=False)` by `pythonJsonDumps`
+ * (`json/canonical.ts`), in the artifact's key order.
  *
  * Values read with `readDisplayJson` / `readDisplayJsonAt` keep each number as the characters the
  * bytes hold (`1.50`, `1e5`, `-0`, `1E-7`, a 2^64 integer): a person sees what the artifact says,
@@ -10,9 +10,8 @@
  * becomes `1.5`), which is what the agent-history and Codex views show.
  * @module
  */
-import { quoteJsonString } from '../json/canonical.ts';
+import { pythonJsonDumps, pythonJsonDumpsWithin, type NumberText } from '../json/canonical.ts';
 import { skipWhitespace } from '../json/_grammar.ts';
-import { pythonJsonFloat } from '../json/python-float.ts';
 import { decodeString, readJson, scalarValue, type JsonReadError, type ReadJsonOptions } from '../json/reader.ts';
 import {
   childCount,
@@ -29,8 +28,8 @@ import { DEFAULT_LIMITS } from '../limits.ts';
 /** Past this length a pretty layout is dropped for the compact one (deep nesting inflates indentation). */
 const MAX_PRETTY_LENGTH = 4 * 1024 * 1024;
 
-/** A number as the artifact's bytes write it. */
-export interface NumberLexeme {
+/** A number as the artifact's bytes write it (the printer writes `lexeme` as it is). */
+export interface NumberLexeme extends NumberText {
   /** The characters of the number (`1.50`, `1E-7`, `-0`). */
   readonly lexeme: string;
   /** An integer lexeme (no fraction, no exponent): Python reads it as an `int`, else as a `float`. */
@@ -156,18 +155,7 @@ function displayScalar(bytes: Uint8Array, tape: Int32Array, slot: number): Displ
  */
 export function lexeme(value: DisplayValue | undefined): string | undefined {
   if (value === undefined || value instanceof Map || Array.isArray(value)) return undefined;
-  switch (typeof value) {
-    case 'string':
-      return value;
-    case 'bigint':
-      return value.toString();
-    case 'number':
-      return pythonJsonFloat(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      return value === null ? 'null' : value.lexeme;
-  }
+  return typeof value === 'string' ? value : pythonJsonDumps(value);
 }
 
 /**
@@ -177,7 +165,7 @@ export function lexeme(value: DisplayValue | undefined): string | undefined {
  * prettyJson([{ lexeme: '2.50', integer: false }]); // '[\n  2.50\n]'
  */
 export function prettyJson(value: DisplayValue): string {
-  return dumps(value, 2, MAX_PRETTY_LENGTH) ?? dumps(value, undefined, Infinity)!;
+  return pythonJsonDumpsWithin(value, MAX_PRETTY_LENGTH, { indent: 2 }) ?? pythonJsonDumps(value);
 }
 
 /**
@@ -189,64 +177,4 @@ export function prettyJson(value: DisplayValue): string {
 export function textOf(value: DisplayValue | undefined): string {
   if (value === undefined) return '';
   return typeof value === 'string' ? value : prettyJson(value);
-}
-
-/** One open container while printing. */
-interface Printing {
-  readonly array: readonly DisplayValue[] | undefined;
-  readonly members: Iterator<[string, DisplayValue]> | undefined;
-  readonly level: number;
-  next: number;
-}
-
-/**
- * `pythonJsonDumps(value, { indent })` for display values (numbers by `lexeme`), or undefined
- * once the text passes `budget` characters. Without `indent`, the compact `,` and `:` layout.
- * Iterative, so deep values cannot overflow the call stack.
- */
-function dumps(value: DisplayValue, indent: number | undefined, budget: number): string | undefined {
-  const colon = indent === undefined ? ':' : ': ';
-  const newline = (level: number): string => (indent === undefined ? '' : `\n${' '.repeat(indent * level)}`);
-  const open: Printing[] = [];
-  let out = '';
-  let pending: DisplayValue | undefined = value;
-  let level = 0;
-  for (;;) {
-    if (pending !== undefined) {
-      if (pending instanceof Map) {
-        if (pending.size === 0) out += '{}';
-        else {
-          out += '{';
-          open.push({ array: undefined, members: pending.entries(), level, next: 0 });
-        }
-      } else if (Array.isArray(pending)) {
-        if (pending.length === 0) out += '[]';
-        else {
-          out += '[';
-          open.push({ array: pending, members: undefined, level, next: 0 });
-        }
-      } else out += typeof pending === 'string' ? quoteJsonString(pending) : lexeme(pending)!;
-      pending = undefined;
-    }
-    if (out.length > budget) return undefined;
-    const frame = open.length > 0 ? open[open.length - 1]! : undefined;
-    if (frame === undefined) return out;
-    const separator = frame.next > 0 ? ',' : '';
-    if (frame.array !== undefined && frame.next < frame.array.length) {
-      out += `${separator}${newline(frame.level + 1)}`;
-      pending = frame.array[frame.next++]!;
-    } else if (frame.members !== undefined) {
-      const member = frame.members.next();
-      if (member.done !== true) {
-        out += `${separator}${newline(frame.level + 1)}${quoteJsonString(member.value[0])}${colon}`;
-        pending = member.value[1];
-        frame.next++;
-      }
-    }
-    if (pending !== undefined) level = frame.level + 1;
-    else {
-      out += `${newline(frame.level)}${frame.array === undefined ? '}' : ']'}`;
-      open.pop();
-    }
-  }
 }

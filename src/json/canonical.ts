@@ -5,7 +5,9 @@
  *   by code point (not UTF-16 code unit, as JavaScript and RFC 8785 sort), floats as Python's repr, exact big
  *   integers, `NaN`/`Infinity` tokens, only `"` `\\` and C0 controls escaped (lowercase `\u00xx`).
  *   A lone surrogate cannot be encoded: the result is then CPython's `UnicodeEncodeError` text.
- * - `pythonJsonDumps`: `json.dumps(v, indent=N, ensure_ascii=False)` (Zaxy's file layout).
+ * - `pythonJsonDumps`: `json.dumps(v, indent=N, ensure_ascii=False)` (Zaxy's file layout, the
+ *   agent-history markdown's JSON blocks, the inspector's JSON views, where a number may be kept as
+ *   the characters its source wrote); `pythonJsonDumpsWithin` gives up past a length.
  *
  * Iterative, so deep values cannot overflow the call stack. `canonical-tape.ts` produces the same
  * canonical bytes straight from input bytes, without building values.
@@ -99,14 +101,17 @@ export interface DumpsOptions {
   readonly indent?: number;
 }
 
-/** A piece of output text on the work stack (values are expanded, text is appended). */
-interface Text {
-  readonly text: string;
+/** A number printed as the characters given (`1.50`, `1E-7`), not as Python would re-print it. */
+export interface NumberText {
+  readonly lexeme: string;
 }
 
-function isText(item: JsonValue | Text): item is Text {
-  return typeof item === 'object' && item !== null && !(item instanceof Map) && !Array.isArray(item);
-}
+/**
+ * What the printer takes: a value of the lossless model (`value.ts`), in which a number may also
+ * be held as the text to print for it (`NumberText`, as the inspector's display values keep it).
+ */
+export type DumpsValue =
+  null | boolean | number | bigint | string | NumberText | readonly DumpsValue[] | ReadonlyMap<string, DumpsValue>;
 
 /**
  * Python's `json.dumps(value, ensure_ascii=False, ...)` as a JavaScript string (lone surrogates
@@ -114,57 +119,104 @@ function isText(item: JsonValue | Text): item is Text {
  * with); with `indent` Python's pretty layout (`[]`/`{}` for empty containers).
  * @example
  * pythonJsonDumps(new Map([['a', [1n, 2.5]]]), { indent: 2 }); // '{\n  "a": [\n    1,\n    2.5\n  ]\n}'
+ * pythonJsonDumps([{ lexeme: '1.50' }]); // '[1.50]'
  */
-export function pythonJsonDumps(value: JsonValue, options: DumpsOptions = {}): string {
+export function pythonJsonDumps(value: DumpsValue, options: DumpsOptions = {}): string {
+  return pythonJsonDumpsWithin(value, Infinity, options)!; // no text is longer than Infinity
+}
+
+/**
+ * `pythonJsonDumps(value, options)` when that text is at most `maxLength` UTF-16 code units long,
+ * else undefined. It stops as soon as the text passes `maxLength` (indentation grows with nesting:
+ * 1,000 levels of `[` print about a million spaces), so the work and memory are bounded by
+ * `maxLength` and one piece (a key or a scalar) more.
+ * @example
+ * pythonJsonDumpsWithin([[[]]], 18, { indent: 2 }); // '[\n  [\n    []\n  ]\n]' (18 characters)
+ * pythonJsonDumpsWithin([[[]]], 17, { indent: 2 }); // undefined
+ */
+export function pythonJsonDumpsWithin(
+  value: DumpsValue,
+  maxLength: number,
+  options: DumpsOptions = {},
+): string | undefined {
+  if (!isContainer(value)) {
+    const text = scalarJson(value);
+    return text.length > maxLength ? undefined : text;
+  }
   const indent = options.indent;
   const sortKeys = options.sortKeys ?? false;
   const colon = indent === undefined ? ':' : ': ';
+  /** `lines[level]`: a line feed and the indentation of `level` (nothing when compact). */
+  const lines: string[] = [];
+  // The containers being printed, outermost first: a member's nesting level is their count.
+  const open: Open[] = [];
   let out = '';
-  const work: (JsonValue | Text)[] = [value];
-  const levels: number[] = [0];
-  while (work.length > 0) {
-    const item = work.pop()!;
-    const level = levels.pop()!;
-    if (isText(item)) {
-      out += item.text;
-      continue;
+  let pending: DumpsValue | undefined = value;
+  for (;;) {
+    if (pending !== undefined) {
+      if (isObject(pending)) {
+        if (pending.size === 0) out += '{}';
+        else {
+          const keys = [...pending.keys()];
+          if (sortKeys) keys.sort(compareCodePoints);
+          out += '{';
+          open.push({ array: undefined, object: pending, keys, next: 0 });
+        }
+      } else if (isArray(pending)) {
+        if (pending.length === 0) out += '[]';
+        else {
+          out += '[';
+          open.push({ array: pending, object: undefined, keys: undefined, next: 0 });
+        }
+      } else out += scalarJson(pending);
+      pending = undefined;
     }
-    if (item instanceof Map || Array.isArray(item)) {
-      const isMap = item instanceof Map;
-      const size = isMap ? item.size : item.length;
-      if (size === 0) {
-        out += isMap ? '{}' : '[]';
-        continue;
-      }
-      const inner = indent === undefined ? '' : `\n${' '.repeat(indent * (level + 1))}`;
-      const outer = indent === undefined ? '' : `\n${' '.repeat(indent * level)}`;
-      const pieces: (JsonValue | Text)[] = [];
-      if (isMap) {
-        const keys = [...item.keys()];
-        if (sortKeys) keys.sort(compareCodePoints);
-        keys.forEach((key, index) => {
-          pieces.push({ text: `${index > 0 ? ',' : ''}${inner}${quoteJsonString(key)}${colon}` }, item.get(key)!);
-        });
-      } else {
-        item.forEach((element, index) => {
-          pieces.push({ text: `${index > 0 ? ',' : ''}${inner}` }, element);
-        });
-      }
-      out += isMap ? '{' : '[';
-      work.push({ text: `${outer}${isMap ? '}' : ']'}` });
-      levels.push(level);
-      for (let i = pieces.length - 1; i >= 0; i--) {
-        work.push(pieces[i]!);
-        levels.push(level + 1);
-      }
-      continue;
+    if (out.length > maxLength) return undefined;
+    const top = open.length > 0 ? open[open.length - 1]! : undefined;
+    if (top === undefined) return out;
+    const index = top.next++;
+    if (top.array !== undefined && index < top.array.length) {
+      out += `${index > 0 ? ',' : ''}${lineAt(lines, indent, open.length)}`;
+      pending = top.array[index]!;
+    } else if (top.keys !== undefined && index < top.keys.length) {
+      const key = top.keys[index]!;
+      out += `${index > 0 ? ',' : ''}${lineAt(lines, indent, open.length)}${quoteJsonString(key)}${colon}`;
+      pending = top.object!.get(key)!;
+    } else {
+      open.pop();
+      out += `${lineAt(lines, indent, open.length)}${top.array === undefined ? '}' : ']'}`;
     }
-    out += scalarJson(item);
   }
-  return out;
 }
 
-function scalarJson(value: null | boolean | number | bigint | string): string {
+/** A line feed and the indentation of `level` (nothing when compact), remembered in `lines`. */
+function lineAt(lines: string[], indent: number | undefined, level: number): string {
+  return indent === undefined ? '' : (lines[level] ??= `\n${' '.repeat(indent * level)}`);
+}
+
+type Scalar = Exclude<DumpsValue, readonly DumpsValue[] | ReadonlyMap<string, DumpsValue>>;
+
+/** A container being printed: its members (`array`, or `object` and its `keys` in print order). */
+interface Open {
+  readonly array: readonly DumpsValue[] | undefined;
+  readonly object: ReadonlyMap<string, DumpsValue> | undefined;
+  readonly keys: readonly string[] | undefined;
+  /** The index of the next member to print. */
+  next: number;
+}
+
+/** `Array.isArray` for readonly arrays (TypeScript's declaration narrows only mutable ones). */
+const isArray: (value: DumpsValue) => value is readonly DumpsValue[] = Array.isArray;
+
+function isObject(value: DumpsValue): value is ReadonlyMap<string, DumpsValue> {
+  return value instanceof Map;
+}
+
+function isContainer(value: DumpsValue): value is readonly DumpsValue[] | ReadonlyMap<string, DumpsValue> {
+  return isObject(value) || isArray(value);
+}
+
+function scalarJson(value: Scalar): string {
   if (value === null) return grammar.NULL_NAME;
   switch (typeof value) {
     case 'boolean':
@@ -173,8 +225,10 @@ function scalarJson(value: null | boolean | number | bigint | string): string {
       return value.toString();
     case 'number':
       return pythonJsonFloat(value);
-    default:
+    case 'string':
       return quoteJsonString(value);
+    default:
+      return value.lexeme;
   }
 }
 

@@ -10,8 +10,11 @@ import {
   canonicalJson,
   compareCodePoints,
   pythonJsonDumps,
+  pythonJsonDumpsWithin,
   quoteJsonString,
   surrogateErrorMessage,
+  type DumpsOptions,
+  type DumpsValue,
 } from '../../src/json/canonical.ts';
 import { createByteSink, createCanonicalScratch, writeCanonicalFromTape } from '../../src/json/canonical-tape.ts';
 import { pythonFloatRepr, pythonJsonFloat } from '../../src/json/python-float.ts';
@@ -236,6 +239,41 @@ test("pythonJsonDumps with indent=2 is Zaxy's file layout", () => {
     ['a', []],
   ]);
   assert.equal(pythonJsonDumps(value, { indent: 2 }), '{\n  "b": [\n    1,\n    2.5,\n    {}\n  ],\n  "a": []\n}');
+});
+
+test('a number held as text prints as that text, in every layout', () => {
+  const value = new Map<string, DumpsValue>([
+    ['b', [{ lexeme: '1E-7' }, 2.5, 10n]],
+    ['a', { lexeme: '1.50' }],
+  ]);
+  assert.equal(pythonJsonDumps(value, { indent: 2 }), '{\n  "b": [\n    1E-7,\n    2.5,\n    10\n  ],\n  "a": 1.50\n}');
+  assert.equal(pythonJsonDumps(value, { sortKeys: true }), '{"a":1.50,"b":[1E-7,2.5,10]}');
+  assert.equal(pythonJsonDumps({ lexeme: '-0' }), '-0');
+});
+
+const DUMPS_OPTIONS: readonly DumpsOptions[] = [{}, { indent: 2 }, { sortKeys: true }, { indent: 0, sortKeys: true }];
+
+test('pythonJsonDumpsWithin gives the whole text when it fits, else undefined', () => {
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 5 }), fc.constantFrom(...DUMPS_OPTIONS), fc.nat(200), (text, options, budget) => {
+      const read = readJson(encoder.encode(text));
+      assert.ok(read.ok);
+      const whole = pythonJsonDumps(read.value, options);
+      assert.equal(pythonJsonDumpsWithin(read.value, budget, options), whole.length <= budget ? whole : undefined);
+      assert.equal(pythonJsonDumpsWithin(read.value, whole.length, options), whole);
+      assert.equal(pythonJsonDumpsWithin(read.value, whole.length - 1, options), undefined);
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test('pythonJsonDumpsWithin gives up early on nesting whose indentation would be enormous', () => {
+  // 100,000 levels: the pretty text would be about 10^10 characters, past any JavaScript string.
+  const depth = 100_000;
+  let value: JsonValue = [];
+  for (let i = 1; i < depth; i++) value = [value];
+  assert.equal(pythonJsonDumpsWithin(value, 1_000_000, { indent: 2 }), undefined);
+  assert.equal(pythonJsonDumpsWithin(value, Infinity), `${'['.repeat(depth)}${']'.repeat(depth)}`);
 });
 
 test('repr() and str() as CPython 3.11 prints them', () => {

@@ -2,7 +2,8 @@
 // key/value rows of entities and edges, pretty JSON blocks, the whole-entry download) and its
 // search show the characters the bundle holds (`1.50`, `1e5`, `-0.0`, `1E-7`, 2^64, `1.0`), as do
 // the AgentXchain file view's JSON tree and JSONL rows. The display reader accepts and refuses
-// exactly what the lossless reader does, and its printer is Python's layout on lossless values.
+// exactly what the lossless reader does, and the printer (canonical.ts's) writes a lexeme where
+// Python writes its number.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
   prettyJson,
   readDisplayJson,
   readDisplayJsonAt,
+  type DisplayValue,
 } from '../../src/inspect/json-text.ts';
 import {
   agentxchainFilesInspector,
@@ -224,6 +226,14 @@ describe('AgentXchain files: numbers by their lexeme', () => {
   });
 });
 
+/** `value` with every number lexeme replaced by Python's text for its number (`1.50` → `1.5`). */
+function withPythonLexemes(value: DisplayValue): DisplayValue {
+  if (value instanceof Map) return new Map([...value].map(([key, inner]) => [key, withPythonLexemes(inner)]));
+  if (Array.isArray(value)) return value.map(withPythonLexemes);
+  if (!isNumberLexeme(value)) return value;
+  return { lexeme: pythonJsonDumps(numberValue(value)), integer: value.integer };
+}
+
 describe('The display reader and printer', () => {
   it('reads numbers as lexemes with their value, other scalars as the lossless reader does', () => {
     const read = readDisplayJson(
@@ -294,12 +304,16 @@ describe('The display reader and printer', () => {
     );
   });
 
-  it('prints lossless values exactly as Python pretty-prints them', () => {
+  it('prints a lexeme exactly where Python prints its number, and lossless values as Python does', () => {
     fc.assert(
       fc.property(fc.json({ maxDepth: 5 }), (text) => {
-        const read = readJson(encoder.encode(text));
-        assert.ok(read.ok);
-        assert.equal(prettyJson(read.value), pythonJsonDumps(read.value, { indent: 2 }));
+        const bytes = encoder.encode(text);
+        const display = readDisplayJson(bytes);
+        const lossless = readJson(bytes);
+        assert.ok(display.ok && lossless.ok);
+        assert.equal(prettyJson(lossless.value), pythonJsonDumps(lossless.value, { indent: 2 }));
+        // Each lexeme swapped for the text Python prints for its number: the same document.
+        assert.equal(prettyJson(withPythonLexemes(display.value)), pythonJsonDumps(lossless.value, { indent: 2 }));
       }),
       { numRuns: 300 },
     );

@@ -1,19 +1,20 @@
 /**
  * Where the markdown is written: text appended under one length budget shared by the document's
- * parts, so no input can make the output grow past `maxMarkdownLength`. Every piece is checked
- * before it is made when it could be large (a pretty-printed value, whose indentation grows with
- * nesting, is measured first by `prettyJsonLength`), and after it is made when it is bounded by
- * the bytes it came from.
+ * parts, so no input can make the output grow past `maxMarkdownLength`. A piece that could be large
+ * (a pretty-printed value, whose indentation grows with nesting) is made under what is left of the
+ * budget and given up as soon as it passes it; any other piece is checked after it is made, being
+ * bounded by the bytes it came from.
  * @module
  */
-import { pythonJsonDumps } from '../../../json/canonical.ts';
+import { pythonJsonDumpsWithin } from '../../../json/canonical.ts';
 import type { JsonValue } from '../../../json/value.ts';
-import { prettyJsonLength } from './pretty.ts';
 
 /** Thrown when the markdown would pass its budget; the caller gives up on the rendering. */
 export class MarkdownTooLong extends Error {
   override readonly name = 'MarkdownTooLong';
 }
+
+const TOO_LONG = 'the markdown is longer than maxMarkdownLength';
 
 /** The UTF-16 code units left for the whole document. */
 export interface MarkdownBudget {
@@ -28,7 +29,7 @@ export interface MarkdownOutput {
    */
   add(text: string): void;
   /**
-   * Appends Python's `json.dumps(value, indent=2, ensure_ascii=False)`, measured before it is made.
+   * Appends Python's `json.dumps(value, indent=2, ensure_ascii=False)`, made no longer than fits.
    * @throws MarkdownTooLong when it would not fit.
    */
   addPretty(value: JsonValue): void;
@@ -46,7 +47,7 @@ export interface MarkdownOutput {
 export function createOutput(budget: MarkdownBudget): MarkdownOutput {
   let text = '';
   const reserve = (length: number): void => {
-    if (length > budget.remaining) throw new MarkdownTooLong('the markdown is longer than maxMarkdownLength');
+    if (length > budget.remaining) throw new MarkdownTooLong(TOO_LONG);
     budget.remaining -= length;
   };
   return {
@@ -55,8 +56,10 @@ export function createOutput(budget: MarkdownBudget): MarkdownOutput {
       text += piece;
     },
     addPretty(value) {
-      reserve(prettyJsonLength(value));
-      text += pythonJsonDumps(value, { indent: 2 });
+      const pretty = pythonJsonDumpsWithin(value, budget.remaining, { indent: 2 });
+      if (pretty === undefined) throw new MarkdownTooLong(TOO_LONG);
+      reserve(pretty.length);
+      text += pretty;
     },
     text: () => text,
   };

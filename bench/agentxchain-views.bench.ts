@@ -8,7 +8,8 @@
 //    governance report is drawn, then Compare with the same file picked again until the diff is
 //    drawn; throughout, the longest gap of a 10 ms main-thread heartbeat (target ≤ 50 ms in the Run
 //    and Compare views), with the longest main-thread task of each view from a Chromium trace: its
-//    wall time and the CPU time it got, which tells the page's own work from waiting for a core.
+//    wall time and the CPU time it got, which tells the page's own work from waiting for a core;
+//    and the most CPU time the page's tasks took between two heartbeats (main-thread.ts).
 // Memory is the renderer process's peak RSS (Linux VmHWM, reset through /proc/<pid>/clear_refs
 // before each run; the page's dedicated worker lives in the same process), beside its RSS at rest.
 // Reference CLI (this machine, the file decompressed): `report --format json` 0.96 s, 300 MB;
@@ -23,6 +24,7 @@ import { gunzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, PROJECT_ROOT, serveStatic } from '../test/e2e/serve.ts';
 import { benchFile } from './data.ts';
+import { BEAT, taskWords, traceMainThread, type MainThread } from './main-thread.ts';
 
 const FILE = benchFile('agentxchain--large.json.gz');
 const CORE_RUNS = 5;
@@ -193,8 +195,8 @@ interface ComponentRun {
   readonly outcome: string;
   /** Longest heartbeat gap per phase: verification, Run view, Compare view. */
   readonly gaps: { readonly verify: number; readonly run: number; readonly compare: number };
-  /** The Run and Compare phases' longest main-thread task (trace): wall time, and the CPU time it got. */
-  readonly longestTask: { readonly run: TaskTime; readonly compare: TaskTime };
+  /** The Run and Compare phases' main thread (trace): the longest task, the busiest heartbeat gap. */
+  readonly thread: { readonly run: MainThread; readonly compare: MainThread };
   /** Longest long task (main-thread work ≥ 50 ms) per phase; 0 when none. */
   readonly longTasks: { readonly verify: number; readonly run: number; readonly compare: number };
   readonly peakMb: number;
@@ -212,7 +214,8 @@ async function benchComponent(browser: Browser): Promise<void> {
       console.log(
         `  run ${i + 1}: verdict ${run.verdict} ${run.verifyMs.toFixed(0)} ms; Run view drawn ${run.runMs.toFixed(0)} ms after the click; ` +
           `diff (${run.outcome}) drawn ${run.compareMs.toFixed(0)} ms after the pick; longest gaps: verify ${run.gaps.verify.toFixed(0)}, ` +
-          `Run ${run.gaps.run.toFixed(0)}, Compare ${run.gaps.compare.toFixed(0)} ms (longest task, wall/CPU: Run ${taskWords(run.longestTask.run)}, Compare ${taskWords(run.longestTask.compare)}; longest long task: ` +
+          `Run ${run.gaps.run.toFixed(0)}, Compare ${run.gaps.compare.toFixed(0)} ms (longest task, wall/CPU: Run ${taskWords(run.thread.run.longest)}, Compare ${taskWords(run.thread.compare.longest)}; ` +
+          `most CPU between two heartbeats: Run ${taskWords(run.thread.run.busiest)}, Compare ${taskWords(run.thread.compare.busiest)}; longest long task: ` +
           `verify ${run.longTasks.verify.toFixed(0)}, Run ${run.longTasks.run.toFixed(0)}, Compare ${run.longTasks.compare.toFixed(0)} ms); renderer peak RSS ${run.peakMb.toFixed(0)} MB ` +
           `(${run.restMb.toFixed(0)} at rest); load ${loadAverage()}`,
       );
@@ -233,17 +236,15 @@ async function benchComponent(browser: Browser): Promise<void> {
   console.log(
     `  longest main-thread gap (target ≤ ${GAP_TARGET_MS} ms): Run view ${gap((r) => r.gaps.run)}, ` +
       `Compare view ${gap((r) => r.gaps.compare)}; while verifying ${pick((r) => r.gaps.verify).toFixed(0)} ms; ` +
-      `longest main-thread task, wall/CPU: Run ${pick((r) => r.longestTask.run.wallMs).toFixed(0)}/` +
-      `${pick((r) => r.longestTask.run.cpuMs).toFixed(0)} ms, Compare ${pick((r) => r.longestTask.compare.wallMs).toFixed(0)}/` +
-      `${pick((r) => r.longestTask.compare.cpuMs).toFixed(0)} ms (CPU is the page's own work; the rest is waiting for a core)`,
+      `longest main-thread task, wall/CPU: Run ${pick((r) => r.thread.run.longest.wallMs).toFixed(0)}/` +
+      `${pick((r) => r.thread.run.longest.cpuMs).toFixed(0)} ms, Compare ${pick((r) => r.thread.compare.longest.wallMs).toFixed(0)}/` +
+      `${pick((r) => r.thread.compare.longest.cpuMs).toFixed(0)} ms (CPU is the page's own work; the rest is waiting for a core); ` +
+      `most main-thread CPU between two heartbeats: Run ${pick((r) => r.thread.run.busiest.cpuMs).toFixed(0)} ms, ` +
+      `Compare ${pick((r) => r.thread.compare.busiest.cpuMs).toFixed(0)} ms`,
   );
 }
 
 type Phase = 'verify' | 'run' | 'compare';
-
-function taskWords(task: TaskTime): string {
-  return `${task.wallMs.toFixed(0)}/${task.cpuMs.toFixed(0)} ms`;
-}
 
 /** What the page records (`globalThis.viewsBench`); times are the page's `performance.now()`. */
 interface PageState {
@@ -264,7 +265,7 @@ async function componentRun(browser: Browser, page: Page): Promise<ComponentRun>
   await page.evaluate(() => (globalThis as { gc?: () => void }).gc?.());
   const renderer = await rendererPids(browser);
   const restMb = resetPeak(renderer);
-  await page.evaluate(() => {
+  await page.evaluate((beatLabel) => {
     const element = document.querySelector('verify-export')!;
     const state: PageState = {
       phase: 'verify',
@@ -290,6 +291,8 @@ async function componentRun(browser: Browser, page: Page): Promise<ComponentRun>
       const now = performance.now();
       state.gaps[state.phase] = Math.max(state.gaps[state.phase], now - last);
       last = now;
+      // A mark in the trace of the Run and Compare phases (main-thread.ts).
+      console.timeStamp(beatLabel);
       if (state.stop) clearInterval(beat);
     }, 10);
     const root = element.shadowRoot!;
@@ -334,7 +337,7 @@ async function componentRun(browser: Browser, page: Page): Promise<ComponentRun>
       },
       { capture: true },
     );
-  });
+  }, BEAT);
   const element = page.locator('verify-export');
   await element.locator('input[type="file"]').first().setInputFiles(FILE);
   await page.waitForFunction(
@@ -350,7 +353,7 @@ async function componentRun(browser: Browser, page: Page): Promise<ComponentRun>
   if (verified !== 'pass') throw new Error(`verification: ${verified}`);
   await page.waitForTimeout(500); // the verification's own tail belongs to the verify phase
 
-  const runTraced = await traced(browser, page, async () => {
+  const runTraced = await traceMainThread(browser, page, async () => {
     await element.getByRole('tab', { name: 'Run' }).click();
     const at = await page.evaluate(drawn, '[part="run-view"] [part="report-download"]');
     await page.waitForTimeout(500);
@@ -358,7 +361,7 @@ async function componentRun(browser: Browser, page: Page): Promise<ComponentRun>
   });
 
   await element.getByRole('tab', { name: 'Compare' }).click();
-  const compareTraced = await traced(browser, page, async () => {
+  const compareTraced = await traceMainThread(browser, page, async () => {
     await element.locator('[part="compare-view"] input[type="file"]').setInputFiles(FILE);
     const at = await page.evaluate(drawn, '[part="compare-view"] [part="compare"]');
     await page.waitForTimeout(500);
@@ -394,7 +397,7 @@ async function componentRun(browser: Browser, page: Page): Promise<ComponentRun>
     outcome: /Outcome (\w+)/.exec(state.outcome)?.[1] ?? 'not shown',
     gaps,
     longTasks,
-    longestTask: { run: runTraced.longest, compare: compareTraced.longest },
+    thread: { run: runTraced.thread, compare: compareTraced.thread },
     peakMb: peakMb(renderer),
     restMb,
   };
@@ -415,53 +418,6 @@ async function drawn(selector: string): Promise<number> {
   await new Promise((resolve) => requestAnimationFrame(resolve));
   await new Promise((resolve) => setTimeout(resolve, 0));
   return performance.now();
-}
-
-// ——— Main-thread tasks (Chromium trace) ———
-
-interface TaskTime {
-  readonly wallMs: number;
-  readonly cpuMs: number;
-}
-
-/**
- * Runs `during` under a Chromium trace and finds the longest task of a renderer main thread: its
- * wall time and the thread (CPU) time it got. On a loaded machine the two part: wall time counts
- * the waits for a core, CPU time is the page's own work.
- */
-async function traced<T>(
-  browser: Browser,
-  page: Page,
-  during: () => Promise<T>,
-): Promise<{ value: T; longest: TaskTime }> {
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-  let value: T;
-  let buffer: Buffer;
-  try {
-    value = await during();
-  } finally {
-    buffer = await browser.stopTracing();
-  }
-  interface TraceEvent {
-    name: string;
-    ph: string;
-    tid: number;
-    pid: number;
-    dur?: number;
-    tdur?: number;
-    args?: { name?: string };
-  }
-  const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const mainThreads = new Set(
-    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
-  );
-  let longest: TaskTime = { wallMs: 0, cpuMs: 0 };
-  for (const event of events) {
-    if (event.name !== 'RunTask' || event.ph !== 'X' || !mainThreads.has(`${event.pid}:${event.tid}`)) continue;
-    const wallMs = (event.dur ?? 0) / 1000;
-    if (wallMs > longest.wallMs) longest = { wallMs, cpuMs: (event.tdur ?? 0) / 1000 };
-  }
-  return { value, longest };
 }
 
 // ——— Renderer memory (Linux) ———

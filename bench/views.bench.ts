@@ -5,7 +5,11 @@
 // - codex-exec, the 60 MB stream of 24,000 chunks: the Replay tab opened until the first terminal
 //   line is drawn, then a jump to the last line;
 // - throughout each view, the longest gap of a 10 ms main-thread heartbeat (target ≤ 50 ms): the
-//   pages are built in the worker (the `inspect` job), the page only draws a window of them.
+//   pages are built in the worker (the `inspect` job), the page only draws a window of them, in
+//   stages a frame apart (components/views/common/list-scroll.ts). Opening and jumping run under a
+//   Chromium trace (main-thread.ts), which gives the longest main-thread task and, between two
+//   heartbeats, the most CPU time the page's own tasks took: on a machine shared with other work a
+//   gap is also the time the thread waited for a core, so the CPU time is the page's part of it.
 // Memory is the renderer process's peak RSS (Linux VmHWM, reset before each file; the page's
 // dedicated worker lives in the same process) against the peak of the verification alone, so the
 // difference is what the views keep (the kept decompressed bytes and the indexes).
@@ -16,6 +20,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, PROJECT_ROOT, serveStatic } from '../test/e2e/serve.ts';
 import { benchFile } from './data.ts';
+import { BEAT, taskWords, traceMainThread, type MainThread } from './main-thread.ts';
 
 const GAP_TARGET_MS = 50;
 const CASES = [
@@ -76,7 +81,7 @@ async function benchView(browser: Browser, page: Page, entry: (typeof CASES)[num
   await page.waitForFunction(() => customElements.get('verify-export') !== undefined);
   const renderer = await rendererPids(browser);
   resetPeak(renderer);
-  await page.evaluate(() => {
+  await page.evaluate((beatLabel) => {
     const element = document.querySelector('verify-export')!;
     const state: PageState = {
       phase: 'verify',
@@ -96,13 +101,15 @@ async function benchView(browser: Browser, page: Page, entry: (typeof CASES)[num
       const now = performance.now();
       state.gaps[state.phase] = Math.max(state.gaps[state.phase], now - last);
       last = now;
+      // A mark in the trace of the open and jump phases (main-thread.ts).
+      console.timeStamp(beatLabel);
       if (state.stop) clearInterval(beat);
     }, 10);
     element.addEventListener('verify-export:result', (event) => {
       state.done = performance.now();
       state.verdict = (event as CustomEvent<{ overall: string }>).detail.overall;
     });
-  });
+  }, BEAT);
   const started = await page.evaluate(() => performance.now());
   await page.locator('verify-export input[type="file"]').first().setInputFiles(entry.file);
   await page.waitForFunction(
@@ -118,48 +125,56 @@ async function benchView(browser: Browser, page: Page, entry: (typeof CASES)[num
   await page.waitForTimeout(500);
   const verifyPeak = peakMb(renderer);
 
-  // Open the view: the click, until its first row is drawn.
-  const open = await page.evaluate(
-    async ({ tab, tag, row }) => {
-      const state = (globalThis as unknown as { viewsBench: PageState }).viewsBench;
-      state.phase = 'open';
-      const root = document.querySelector('verify-export')!.shadowRoot!;
-      const at = performance.now();
-      root.querySelector<HTMLButtonElement>('#content-tab-content')!.click();
-      for (;;) {
-        const view = root.querySelector(tag);
-        if (view?.shadowRoot?.querySelector(row)) break;
+  // Open the view: the click, until its first row is drawn (and the rest of its window after it).
+  const opened = await traceMainThread(browser, page, async () => {
+    const result = await page.evaluate(
+      async ({ tab, tag, row }) => {
+        const state = (globalThis as unknown as { viewsBench: PageState }).viewsBench;
+        state.phase = 'open';
+        const root = document.querySelector('verify-export')!.shadowRoot!;
+        const at = performance.now();
+        root.querySelector<HTMLButtonElement>('#content-tab-content')!.click();
+        for (;;) {
+          const view = root.querySelector(tag);
+          if (view?.shadowRoot?.querySelector(row)) break;
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+        }
         await new Promise((resolve) => requestAnimationFrame(resolve));
-      }
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-      return {
-        ms: performance.now() - at,
-        label: root.querySelector('#content-tab-content')!.textContent!.trim() === tab,
-      };
-    },
-    { tab: entry.tab, tag: entry.tag, row: entry.row },
-  );
-  await page.waitForTimeout(300);
-  // Jump to the last item (as End does), until it is focused.
-  const jump = await page.evaluate(
-    async ({ tag }) => {
-      const state = (globalThis as unknown as { viewsBench: PageState }).viewsBench;
-      state.phase = 'jump';
-      const view = document.querySelector('verify-export')!.shadowRoot!.querySelector(tag) as HTMLElement & {
-        jumpTo(index: number): Promise<void>;
-        shadowRoot: ShadowRoot;
-      };
-      const count = view.shadowRoot.querySelector('[role="status"][aria-live]')?.textContent ?? '';
-      const total = Number(/([\d,]+) (?:message|line)s?$/.exec(count.trim())?.[1]?.replace(/,/g, '') ?? '0');
-      const at = performance.now();
-      await view.jumpTo(total - 1);
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-      const focused = (view.shadowRoot.activeElement as HTMLElement | null)?.dataset['index'];
-      return { ms: performance.now() - at, total, ok: focused === String(total - 1) };
-    },
-    { tag: entry.tag },
-  );
-  await page.waitForTimeout(300);
+        return {
+          ms: performance.now() - at,
+          label: root.querySelector('#content-tab-content')!.textContent!.trim() === tab,
+        };
+      },
+      { tab: entry.tab, tag: entry.tag, row: entry.row },
+    );
+    await page.waitForTimeout(300);
+    return result;
+  });
+  const open = opened.value;
+  // Jump to the last item (as End does), until it is focused (and the window around it after).
+  const jumped = await traceMainThread(browser, page, async () => {
+    const result = await page.evaluate(
+      async ({ tag }) => {
+        const state = (globalThis as unknown as { viewsBench: PageState }).viewsBench;
+        state.phase = 'jump';
+        const view = document.querySelector('verify-export')!.shadowRoot!.querySelector(tag) as HTMLElement & {
+          jumpTo(index: number): Promise<void>;
+          shadowRoot: ShadowRoot;
+        };
+        const count = view.shadowRoot.querySelector('[role="status"][aria-live]')?.textContent ?? '';
+        const total = Number(/([\d,]+) (?:message|line)s?$/.exec(count.trim())?.[1]?.replace(/,/g, '') ?? '0');
+        const at = performance.now();
+        await view.jumpTo(total - 1);
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const focused = (view.shadowRoot.activeElement as HTMLElement | null)?.dataset['index'];
+        return { ms: performance.now() - at, total, ok: focused === String(total - 1) };
+      },
+      { tag: entry.tag },
+    );
+    await page.waitForTimeout(300);
+    return result;
+  });
+  const jump = jumped.value;
   const gaps = await page.evaluate(() => {
     const state = (globalThis as unknown as { viewsBench: PageState }).viewsBench;
     state.stop = true;
@@ -172,8 +187,13 @@ async function benchView(browser: Browser, page: Page, entry: (typeof CASES)[num
       `${open.label ? '' : ' (tab label differs)'}; jump to the last of ${jump.total} ${jump.ms.toFixed(0)} ms${jump.ok ? '' : ' (NOT focused)'}\n` +
       `  longest main-thread gap: verify ${gaps.verify.toFixed(0)} ms, open ${met(gaps.open)}, jump ${met(gaps.jump)}; ` +
       `longest long task: verify ${gaps.long.verify.toFixed(0)}, open ${gaps.long.open.toFixed(0)}, jump ${gaps.long.jump.toFixed(0)} ms; load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}\n` +
+      `  main thread (trace, wall/CPU): open ${threadWords(opened.thread)}; jump ${threadWords(jumped.thread)}\n` +
       `  renderer peak RSS: verification ${verifyPeak.toFixed(0)} MB, with the view ${peak.toFixed(0)} MB (+${(peak - verifyPeak).toFixed(0)} MB kept for the view)`,
   );
+}
+
+function threadWords(thread: MainThread): string {
+  return `longest task ${taskWords(thread.longest)}, most CPU between two heartbeats ${taskWords(thread.busiest)}`;
 }
 
 // ——— Renderer memory (Linux) ———

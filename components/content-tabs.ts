@@ -3,10 +3,10 @@
  * of their content: agent-history's Transcript, codex-exec's Replay, Zaxy's Entries and
  * AgentXchain's Files (a passing AgentXchain export shows Files among its Run and Compare tabs,
  * `run-view/index.ts`, made by `createContentView` here). Loaded by the element only once such a
- * report is shown; the view's own module loads when its tab first opens, and pages its items from
- * the worker's `inspect` job (the bytes that were verified). Every view is told what "verified"
- * covers for its format, and draws a red bar when the artifact failed: a failed artifact stays
- * readable.
+ * report is shown; the view's own module loads while the page is idle after that (or when its tab
+ * first opens), and pages its items from the worker's `inspect` job (the bytes that were
+ * verified). Every view is told what "verified" covers for its format, and draws a red bar when
+ * the artifact failed: a failed artifact stays readable.
  *
  * A click on a finding's path in the Verification tab (`line N`, `$.entries[3].id`,
  * `$.files["a.json"].sha256`) opens the view there. The Entries view's "Tick for disclosure"
@@ -147,6 +147,23 @@ export async function revealIn(element: ContentElement | undefined, path: string
   await element.revealPath?.(path);
 }
 
+/** Views whose module is loading or loaded ahead of their tab. */
+const preloaded = new WeakSet<ContentView>();
+
+/**
+ * Loads the report's content view module while the page is idle, so the first click on its tab
+ * finds the module fetched, compiled and its element defined. A failure here is left to the
+ * tab's own load, which reports it.
+ */
+function preload(report: Report): void {
+  const view = report.format === null ? undefined : CONTENT_VIEWS[report.format];
+  if (view === undefined || preloaded.has(view)) return;
+  preloaded.add(view);
+  const load = () => void view.load().catch(() => preloaded.delete(view));
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
+  else setTimeout(load, 200);
+}
+
 /**
  * Loads the report's content view module and makes its element, fed by `source.inspect`.
  * @example
@@ -203,6 +220,7 @@ export function renderContentTabs(host: ContentTabsHost, verification: TemplateR
   const { state } = host;
   const label = contentLabel(state.report);
   if (label === undefined) return verification;
+  if (state.view === undefined) preload(state.report);
   const tabs: readonly ['verification' | 'content', string][] = [
     ['verification', 'Verification'],
     ['content', label],

@@ -10,7 +10,7 @@
  * frame, header first), so a large run never holds the main thread for one long task.
  * @module
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, noChange, nothing, type TemplateResult } from 'lit';
 import {
   createContentView,
   revealablePath,
@@ -135,7 +135,11 @@ export function renderRunTabs(host: RunTabsHost, verification: TemplateResult): 
       ?hidden=${state.tab !== 'verification'}
       @click=${(event: Event) => void revealFinding(host, event)}
     >
-      ${verification}
+      ${
+        // Hidden, the report keeps what it last drew: each stage of the Run view draws the element
+        // again, and the report's rows need not be compared each time.
+        state.tab === 'verification' ? verification : noChange
+      }
     </div>
     ${
       host.content === undefined

@@ -11,12 +11,12 @@ import { visibleText } from '../visible-text.ts';
 export const PAGE_ROWS = 100;
 
 /**
- * Rows a staged render adds per stage (a frame each). About 20 table rows of a run are ~500
- * elements: drawing them, with their style and layout, stays well under 50 ms on a slow machine,
- * where the ~1,400 elements of a 54 MB run's report drawn at once took 63–84 ms
- * (bench/agentxchain-views.bench.ts).
+ * Rows a staged render adds per stage (a frame each). The ~1,400 elements of a 54 MB run's report
+ * drawn at once took 63–84 ms (bench/agentxchain-views.bench.ts); stages of 20 rows (~500
+ * elements) still made frames of 30 ms of style and layout on a loaded machine (each stage also
+ * lays the turn table out again, and the first loads the fonts of its text), so a stage is 10.
  */
-export const STAGE_ROWS = 20;
+export const STAGE_ROWS = 10;
 
 /** Rows a section's heading counts for in a staged render. */
 const SECTION_ROWS = 2;

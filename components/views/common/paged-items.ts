@@ -17,7 +17,11 @@ export const PAGE_SIZE = 200;
 /** Rows drawn above and below the visible ones in a windowed list. */
 const OVERSCAN = 30;
 
-/** A cache of pages for one request shape (filter and search); a new shape needs a new cache. */
+/**
+ * A cache of pages for one request shape (filter and search); a new shape needs a new cache.
+ * `pageSize` is the items a request asks for (`PAGE_SIZE`; fewer for items as heavy as a
+ * transcript's messages, whose page the main thread copies out of the worker's message at once).
+ */
 export class PagedItems<Item> {
   readonly #pages = new Map<number, readonly Item[]>();
   readonly #loading = new Map<number, Promise<void>>();
@@ -28,23 +32,25 @@ export class PagedItems<Item> {
   constructor(
     private readonly fetchPage: FetchPage,
     private readonly base: Omit<InspectRequest, 'from' | 'count'>,
+    private readonly pageSize = PAGE_SIZE,
   ) {}
 
   /** The item at `index`, when its page is loaded. */
   get(index: number): Item | undefined {
-    return this.#pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
+    return this.#pages.get(Math.floor(index / this.pageSize))?.[index % this.pageSize];
   }
 
   /** Loads the pages covering `[start, end)` (the first call learns `total`). */
   async ensure(start: number, end: number): Promise<void> {
-    const first = Math.floor(Math.max(0, start) / PAGE_SIZE);
-    const last = Math.floor(Math.max(start, end - 1) / PAGE_SIZE);
+    const size = this.pageSize;
+    const first = Math.floor(Math.max(0, start) / size);
+    const last = Math.floor(Math.max(start, end - 1) / size);
     const waits: Promise<void>[] = [];
     for (let page = first; page <= last; page++) {
       if (this.#pages.has(page)) continue;
       let loading = this.#loading.get(page);
       if (loading === undefined) {
-        loading = this.fetchPage({ ...this.base, from: page * PAGE_SIZE, count: PAGE_SIZE }).then((result) => {
+        loading = this.fetchPage({ ...this.base, from: page * size, count: size }).then((result) => {
           this.#pages.set(page, result.items as Item[]);
           this.total = result.total;
           this.matches = result.matches;
@@ -103,6 +109,18 @@ export function listWindow(total: number, scrollTop: number, viewport: number, r
   const start = Math.max(0, Math.min(total, Math.floor(scrollTop / height) - OVERSCAN));
   const end = Math.min(total, Math.ceil((scrollTop + viewport) / height) + OVERSCAN);
   return { start, end, before: start * height, after: (total - end) * height };
+}
+
+/**
+ * The window drawing rows `[start, end)` of a list of `total`: with spacers for the rows around
+ * them when the list is windowed (longer than `FULL_LIST_MAX`), none when it is drawn whole.
+ * @example
+ * windowOf(100_000, 70, 135, 160); // { start: 70, end: 135, before: 11200, after: 15_978_400 }
+ */
+export function windowOf(total: number, start: number, end: number, rowHeight: number): ListWindow {
+  if (total <= FULL_LIST_MAX) return { start, end, before: 0, after: 0 };
+  const height = Math.max(rowHeight, 1);
+  return { start, end, before: start * height, after: Math.max(0, total - end) * height };
 }
 
 /**

@@ -10,6 +10,10 @@
  * Everything from the artifact is drawn as text (`visible-text.ts`); colours are the view's own
  * CSS, chosen from numbers the parser validated (a palette index or `#rrggbb`), never text from
  * the artifact.
+ *
+ * No task of the main thread draws much (a task past 50 ms is a stall, Long Tasks API): the
+ * outcome first, the tabs, search and downloads a frame later, then the lines on screen, the rest
+ * of the window a stage a frame (`list-scroll.ts`).
  * @module
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
@@ -18,17 +22,42 @@ import { paletteRgb, type SgrColor } from '../../../src/inspect/ansi-sgr.ts';
 import type { ExecMarks, ExecSummary, ExecTerminalLine, ExecText } from '../../../src/inspect/codex-exec.ts';
 import type { TerminalSpan } from '../../../src/inspect/terminal.ts';
 import { visibleString, visibleText } from '../../visible-text.ts';
-import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../common/paged-items.ts';
+import {
+  downloadBlob,
+  fetchOne,
+  locate,
+  windowOf,
+  FULL_LIST_MAX,
+  PagedItems,
+  type ListWindow,
+} from '../common/paged-items.ts';
 import { viewStyles } from '../common/view-styles.ts';
 import { styleProps } from '../common/style-props.ts';
 import { ContentView } from '../common/content-view.ts';
-import { focusRow, LatestJump, OncePerFrame, scrollerWindow } from '../common/list-scroll.ts';
+import {
+  afterPaint,
+  focusRow,
+  keepInPlace,
+  LatestJump,
+  OncePerFrame,
+  screenRows,
+  scrollerWindow,
+  StagedDraw,
+  type RowRange,
+} from '../common/list-scroll.ts';
+import { grouped } from '../common/numbers.ts';
 import { failedBar, listKeyTarget, notViewableNote, spacer } from '../common/list-parts.ts';
 import { SearchQuery, searchBar, stepMark } from '../common/search-bar.ts';
 import { findingLine, lineFindings } from '../common/view-finding.ts';
 
 const DEFAULT_NOTE = 'Structure checked, nothing signed.';
 const LINE_HEIGHT = 19;
+/** Lines a stage of drawing adds (after those on screen). */
+const STAGE_LINES = 24;
+/** Scroller height assumed before it is drawn. */
+const VIEWPORT = 600;
+/** Nothing drawn yet. */
+const NO_WINDOW: ListWindow = { start: 0, end: 0, before: 0, after: 0 };
 
 type ReplayTab = 'terminal' | 'stdout' | 'stderr';
 const TABS: readonly (readonly [ReplayTab, string])[] = [
@@ -210,6 +239,7 @@ export class VerifyExportReplay extends ContentView {
     _window: { state: true },
     _focus: { state: true },
     _marks: { state: true },
+    _tools: { state: true },
   };
 
   declare private _summary: ExecSummary | undefined;
@@ -217,8 +247,13 @@ export class VerifyExportReplay extends ContentView {
   declare private _window: ListWindow;
   declare private _focus: number;
   declare private _marks: readonly number[];
+  /** Whether the tabs, the search and the downloads are drawn (a frame after the outcome). */
+  declare private _tools: boolean;
 
+  /** The lines the tab and the search ask for. */
   private _lines: PagedItems<ExecTerminalLine> | undefined;
+  /** The lines `_window` draws (the last ones until the rows of new ones are drawn). */
+  private _drawn: PagedItems<ExecTerminalLine> | undefined;
   /** The search field and the search the list shows. */
   private readonly _query = new SearchQuery(this, {
     delay: 300,
@@ -232,6 +267,7 @@ export class VerifyExportReplay extends ContentView {
   private _matchAt = -1;
   private readonly _scrollWork = new OncePerFrame();
   private readonly _jumps = new LatestJump();
+  private readonly _stages = new StagedDraw(STAGE_LINES);
 
   constructor() {
     super('the replay');
@@ -240,11 +276,21 @@ export class VerifyExportReplay extends ContentView {
     this._window = { start: 0, end: 0, before: 0, after: 0 };
     this._focus = 0;
     this._marks = [];
+    this._tools = false;
   }
 
-  protected override _load(): Promise<void> {
+  protected override async _load(): Promise<void> {
     this._summary = undefined;
-    return this._loadSummary().then(() => this._reload());
+    this._tools = false;
+    await this._loadSummary();
+    // The outcome is drawn now; the tabs and the search after it has been painted, then the lines.
+    const tools = afterPaint()
+      .then(() => {
+        this._tools = true;
+        return this.updateComplete;
+      })
+      .then(afterPaint);
+    await this._reload(tools);
   }
 
   /** Shows the first terminal line written by the record at or after the line a finding names. */
@@ -269,7 +315,9 @@ export class VerifyExportReplay extends ContentView {
     const scroller = this._scroller();
     const top = Math.max(0, index - 3) * LINE_HEIGHT;
     if (scroller !== null) scroller.scrollTop = top;
+    // The first stage draws the lines on screen there; those around follow.
     await this._updateWindow(top);
+    if (lines.total <= FULL_LIST_MAX) await this._stages.done;
     if (!latest()) return;
     this._focus = index;
     await this.updateComplete;
@@ -284,18 +332,21 @@ export class VerifyExportReplay extends ContentView {
     this._summary = await fetchOne<ExecSummary>(this.fetchPage, { filter: { view: 'summary' } });
   }
 
-  private async _reload(): Promise<void> {
+  /** Shows the lines of the tab and the search (once `before`, when given, has settled). */
+  private async _reload(before?: Promise<unknown>): Promise<void> {
     const fetchPage = this.fetchPage;
     if (fetchPage === undefined) return;
     const base = { filter: this._filter(), ...(this._query.applied === '' ? {} : { search: this._query.applied }) };
     const lines = new PagedItems<ExecTerminalLine>(fetchPage, base);
     this._lines = lines;
+    this._stages.stop();
     await lines.ensure(0, 1);
     let marks: readonly number[] = [];
     if (this._query.applied !== '') {
       marks =
         (await fetchOne<ExecMarks>(fetchPage, { ...base, filter: { ...base.filter, view: 'marks' } }))?.matches ?? [];
     }
+    await before;
     if (this._lines !== lines) return;
     this._marks = marks;
     this._matchSet = new Set(marks);
@@ -303,31 +354,64 @@ export class VerifyExportReplay extends ContentView {
     this._focus = 0;
     const scroller = this._scroller();
     if (scroller !== null) scroller.scrollTop = 0;
-    await this._updateWindow(0);
-    const noun = (n: number) => `${n.toLocaleString('en')} line${n === 1 ? '' : 's'}`;
+    const noun = (n: number) => `${grouped(n)} line${n === 1 ? '' : 's'}`;
     this._status =
       this._query.applied === ''
         ? noun(lines.total)
-        : `${lines.matches.toLocaleString('en')} of ${noun(lines.total)} match “${visibleString(this._query.applied, 100) ?? ''}”`;
+        : `${grouped(lines.matches)} of ${noun(lines.total)} match “${visibleString(this._query.applied, 100) ?? ''}”`;
     this._version++;
+    await this._updateWindow(0);
+    await this._stages.done;
   }
 
   private _scroller(): HTMLElement | null {
     return this.renderRoot.querySelector<HTMLElement>('.scroller');
   }
 
+  /**
+   * The drawn lines: those near the scroll position (or `top`), or all of a short list. Resolves
+   * once the lines on screen are drawn; the rest of the window follows a stage a frame
+   * (`_stages.done`).
+   */
   private async _updateWindow(top?: number): Promise<void> {
     const lines = this._lines;
     if (lines === undefined) return;
     const scroller = this._scroller();
-    const next = scrollerWindow(scroller, lines.total, LINE_HEIGHT, top, 600);
+    const next = scrollerWindow(scroller, lines.total, LINE_HEIGHT, top, VIEWPORT);
     await lines.ensure(next.start, next.end);
-    if (this._lines === lines) this._window = next;
+    if (this._lines !== lines) return;
+    const screen = screenRows(scroller, lines.total, LINE_HEIGHT, top, VIEWPORT);
+    const whole = lines.total <= FULL_LIST_MAX;
+    await this._stages.start(
+      this._drawn === lines ? this._window : NO_WINDOW,
+      next,
+      whole ? { start: 0, end: screen.end } : screen,
+      (range) => this._drawRows(lines, range),
+    );
+  }
+
+  /** Draws lines `range` of `lines`; lines drawn above those shown keep what is on screen in place. */
+  private async _drawRows(lines: PagedItems<ExecTerminalLine>, range: RowRange): Promise<boolean> {
+    if (this._lines !== lines) return false;
+    const drawn = this._drawn === lines ? this._window : NO_WINDOW;
+    const draw = async () => {
+      this._drawn = lines;
+      this._window = windowOf(lines.total, range.start, range.end, LINE_HEIGHT);
+      await this.updateComplete;
+    };
+    if (range.start < drawn.start && drawn.start < drawn.end)
+      await keepInPlace(
+        this._scroller(),
+        this.renderRoot.querySelector<HTMLElement>(`[data-index="${drawn.start}"]`),
+        draw,
+      );
+    else await draw();
+    return this._lines === lines;
   }
 
   private _onScroll(): void {
     if (this._lines === undefined || this._lines.total <= FULL_LIST_MAX) return;
-    this._scrollWork.run(() => void this._settle(this._updateWindow()));
+    this._scrollWork.run(() => void this._settle(this._updateWindow().then(() => this._stages.done)));
   }
 
   private async _select(tab: ReplayTab): Promise<void> {
@@ -401,7 +485,7 @@ export class VerifyExportReplay extends ContentView {
       </p>
       ${summary === undefined ? html`<p class="status" role="status">Loading the run…</p>` : this._renderOutcome(summary)}
       ${lineFindings(this.findings, (path) => void this.revealPath(path))}
-      ${summary === undefined ? nothing : this._renderTabs(summary)}
+      ${summary === undefined || !this._tools ? nothing : this._renderTabs(summary)}
     `;
   }
 
@@ -547,7 +631,7 @@ export class VerifyExportReplay extends ContentView {
         if (comparison === undefined) return nothing;
         return html`<li>
           attempt ${visibleText(attempt.attempt, { max: 20 })}: ${comparison.chunks}
-          chunk${comparison.chunks === 1 ? '' : 's'}, ${comparison.chunkBytes.toLocaleString('en')} bytes;
+          chunk${comparison.chunks === 1 ? '' : 's'}, ${grouped(comparison.chunkBytes)} bytes;
           ${
             comparison.same
               ? `exec:end.${stream} holds the same text`
@@ -559,7 +643,7 @@ export class VerifyExportReplay extends ContentView {
   }
 
   private _renderLines(): TemplateResult | typeof nothing {
-    const lines = this._lines;
+    const lines = this._drawn;
     if (lines === undefined) return nothing;
     const { start, end, before, after } = this._window;
     const shown: number[] = [];
@@ -595,8 +679,8 @@ export class VerifyExportReplay extends ContentView {
         line.fullLength === undefined
           ? nothing
           : html`<span class="status">
-              … ${(line.fullLength - line.spans.reduce((n, s) => n + s.text.length, 0)).toLocaleString('en')} more
-              characters (download the stream)</span
+              … ${grouped(line.fullLength - line.spans.reduce((n, s) => n + s.text.length, 0))} more characters
+              (download the stream)</span
             >`
       }
     </div>`;

@@ -10,6 +10,11 @@
  * Everything from the artifact is drawn as text (`visible-text.ts`): no markup, URLs stay text,
  * controls and bidi characters are marks. A body longer than the page carries (about 200 KB) offers
  * the full text as a download instead of drawing it.
+ *
+ * No task of the main thread draws much (a task past 50 ms is a stall, Long Tasks API): the header
+ * first, the filters and the search a frame later, then the cards on screen, the rest of the
+ * window a few cards a frame (`list-scroll.ts`); the body of a collapsed panel is drawn only once
+ * it is opened, and messages come from the worker 50 at a time.
  * @module
  */
 import { css, html, nothing, type TemplateResult } from 'lit';
@@ -23,11 +28,31 @@ import type {
 } from '../../../src/inspect/agent-history.ts';
 import type { MarkdownItem } from '../../inspect-job.ts';
 import { visibleString, visibleText } from '../../visible-text.ts';
-import { downloadBlob, fetchOne, locate, FULL_LIST_MAX, PagedItems, type ListWindow } from '../common/paged-items.ts';
+import {
+  downloadBlob,
+  fetchOne,
+  locate,
+  windowOf,
+  FULL_LIST_MAX,
+  PagedItems,
+  type ListWindow,
+} from '../common/paged-items.ts';
 import { viewStyles } from '../common/view-styles.ts';
 import { styleProps } from '../common/style-props.ts';
 import { ContentView } from '../common/content-view.ts';
-import { focusRow, LatestJump, measuredRowHeight, OncePerFrame, scrollerWindow } from '../common/list-scroll.ts';
+import {
+  afterPaint,
+  focusRow,
+  keepInPlace,
+  LatestJump,
+  measuredRowHeight,
+  OncePerFrame,
+  screenRows,
+  scrollerWindow,
+  StagedDraw,
+  type RowRange,
+} from '../common/list-scroll.ts';
+import { grouped } from '../common/numbers.ts';
 import { failedBar, listKeyTarget, notViewableNote, spacer } from '../common/list-parts.ts';
 import { SearchQuery, searchBar, stepMark } from '../common/search-bar.ts';
 import { findingLine, lineFindings, type ViewFinding } from '../common/view-finding.ts';
@@ -38,6 +63,15 @@ const DEFAULT_NOTE = 'Structure checked, nothing signed.';
 const COLLAPSE_CHARS = 3000;
 /** Characters drawn of one body; the inspector clips at about the same. */
 const MAX_DRAWN = 200_000;
+/**
+ * Messages asked of the worker at once: a page arrives as one message the main thread copies in
+ * one task, and 50 messages with bodies of up to 200 KB each are already megabytes.
+ */
+const PAGE_MESSAGES = 50;
+/** Cards a stage of drawing adds (after those on screen): a card with its layout is about 1 ms. */
+const STAGE_CARDS = 8;
+/** Nothing drawn yet. */
+const NO_WINDOW: ListWindow = { start: 0, end: 0, before: 0, after: 0 };
 
 const LEVELS: readonly (readonly [string, string])[] = [
   ['1', 'Level 1: conversation, bodies cut at 500'],
@@ -140,6 +174,7 @@ export class VerifyExportTranscript extends ContentView {
     _focus: { state: true },
     _marks: { state: true },
     _markdownStatus: { state: true },
+    _tools: { state: true },
   };
 
   declare private _overview: TranscriptOverview | undefined;
@@ -150,8 +185,17 @@ export class VerifyExportTranscript extends ContentView {
   declare private _focus: number;
   declare private _marks: TranscriptMarks;
   declare private _markdownStatus: string;
+  /** Whether the filters and the search are drawn (a frame after the header). */
+  declare private _tools: boolean;
 
+  /** The list the filters and the search ask for. */
   private _items: PagedItems<TranscriptMessage> | undefined;
+  /** The list `_window` draws (the last one until the rows of a new one are drawn). */
+  private _drawn: PagedItems<TranscriptMessage> | undefined;
+  /** Where the window being drawn ends (`_window` reaches it stage by stage). */
+  private _reach = 0;
+  /** Collapsed panels a person opened (`message id:block`): their bodies are drawn. */
+  private readonly _opened = new Set<string>();
   /** The search field and the search the list shows. */
   private readonly _query = new SearchQuery(this, {
     delay: 300,
@@ -167,6 +211,7 @@ export class VerifyExportTranscript extends ContentView {
   private _rowHeight = 160;
   private readonly _scrollWork = new OncePerFrame();
   private readonly _jumps = new LatestJump();
+  private readonly _stages = new StagedDraw(STAGE_CARDS);
 
   constructor() {
     super('the transcript');
@@ -178,15 +223,22 @@ export class VerifyExportTranscript extends ContentView {
     this._focus = 0;
     this._marks = { kind: 'marks', errors: [], matches: [] };
     this._markdownStatus = '';
+    this._tools = false;
   }
 
-  protected override _load(): Promise<void> {
+  protected override async _load(): Promise<void> {
     this._overview = undefined;
-    return this._loadOverview().then(() => this._reload());
-  }
-
-  protected override updated(): void {
-    if (this._items !== undefined && this._items.total > FULL_LIST_MAX) this._measureRows();
+    this._tools = false;
+    this._opened.clear();
+    await this._loadOverview();
+    // The header is drawn now; the filters and the search after it has been painted, then the list.
+    const tools = afterPaint()
+      .then(() => {
+        this._tools = true;
+        return this.updateComplete;
+      })
+      .then(afterPaint);
+    await this._reload(tools);
   }
 
   /** Shows the first message at or after the line a finding names (`line 17`); false when none. */
@@ -218,9 +270,12 @@ export class VerifyExportTranscript extends ContentView {
     if (items.total > FULL_LIST_MAX && scroller !== null) {
       const top = index * this._rowHeight;
       scroller.scrollTop = top;
+      // The first stage draws the cards on screen there; those around follow.
       await this._updateWindow(top);
     } else if (items.total <= FULL_LIST_MAX) {
-      await this._updateWindow();
+      // A list drawn whole is drawn down to the card first.
+      await this._updateWindow(undefined, index);
+      await this._stages.done;
     }
     if (!latest()) return;
     this._focus = index;
@@ -239,14 +294,17 @@ export class VerifyExportTranscript extends ContentView {
     this._overview = await fetchOne<TranscriptOverview>(this.fetchPage, { filter: { view: 'overview' } });
   }
 
-  private async _reload(): Promise<void> {
+  /** Shows the list for the filters and the search (once `before`, when given, has settled). */
+  private async _reload(before?: Promise<unknown>): Promise<void> {
     const fetchPage = this.fetchPage;
     if (fetchPage === undefined) return;
     const base = { filter: this._filter(), ...(this._query.applied === '' ? {} : { search: this._query.applied }) };
-    const items = new PagedItems<TranscriptMessage>(fetchPage, base);
+    const items = new PagedItems<TranscriptMessage>(fetchPage, base, PAGE_MESSAGES);
     this._items = items;
+    this._stages.stop();
     await items.ensure(0, 1);
     const marks = await fetchOne<TranscriptMarks>(fetchPage, { ...base, filter: { ...base.filter, view: 'marks' } });
+    await before;
     if (this._items !== items) return;
     this._marks = marks ?? { kind: 'marks', errors: [], matches: [] };
     this._matchSet = new Set(this._marks.matches);
@@ -255,35 +313,86 @@ export class VerifyExportTranscript extends ContentView {
     this._focus = 0;
     const scroller = this._scroller();
     if (scroller !== null) scroller.scrollTop = 0;
-    await this._updateWindow(0);
     const noun = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
     this._status =
       this._query.applied === ''
         ? noun(items.total)
         : `${items.matches} of ${noun(items.total)} match “${visibleString(this._query.applied, 100) ?? ''}”`;
     this._version++;
+    await this._updateWindow(0);
+    await this._stages.done;
+    await this._measureRows(items);
   }
 
   private _scroller(): HTMLElement | null {
     return this.renderRoot.querySelector<HTMLElement>('.scroller');
   }
 
-  /** The drawn messages: all of a short list (fetched page by page), or those near the scroll position. */
-  private async _updateWindow(top?: number): Promise<void> {
+  /**
+   * The drawn messages: all of a short list (fetched page by page, down to `upTo` when given), or
+   * those near the scroll position (or `top`). Resolves once the cards on screen are drawn; the
+   * rest of the window follows a stage a frame (`_stages.done`).
+   */
+  private async _updateWindow(top?: number, upTo = 0): Promise<void> {
     const items = this._items;
     if (items === undefined) return;
     const scroller = this._scroller();
     const next = scrollerWindow(scroller, items.total, this._rowHeight, top);
+    const whole = items.total <= FULL_LIST_MAX;
+    const drawn = this._drawn === items ? this._window : NO_WINDOW;
     // A short list is drawn whole, but fetched only as far as the reader has come (plus a page).
-    const reach =
-      items.total <= FULL_LIST_MAX ? Math.min(next.end, Math.max(this._window.end, 200, this._focus + 100)) : next.end;
+    const reach = whole ? Math.min(next.end, Math.max(drawn.end, 200, this._focus + 100, upTo + 1)) : next.end;
     await items.ensure(next.start, reach);
-    if (this._items === items) this._window = { ...next, end: reach };
+    if (this._items !== items) return;
+    const screen = screenRows(scroller, items.total, this._rowHeight, top);
+    this._reach = reach;
+    await this._stages.start(
+      drawn,
+      { start: next.start, end: reach },
+      whole ? { start: 0, end: screen.end } : screen,
+      (range) => this._drawRows(items, range),
+    );
   }
 
-  private _measureRows(): void {
-    const cards = this.renderRoot.querySelectorAll<HTMLElement>('[role="article"]');
-    this._rowHeight = measuredRowHeight(cards, this._rowHeight, 60, 4000);
+  /** Draws rows `range` of `items`; cards drawn above those shown keep what is on screen in place. */
+  private async _drawRows(items: PagedItems<TranscriptMessage>, range: RowRange): Promise<boolean> {
+    if (this._items !== items) return false;
+    const drawn = this._drawn === items ? this._window : NO_WINDOW;
+    const draw = async () => {
+      this._drawn = items;
+      this._window = windowOf(items.total, range.start, range.end, this._rowHeight);
+      await this.updateComplete;
+    };
+    if (range.start < drawn.start && drawn.start < drawn.end)
+      await keepInPlace(this._scroller(), this._card(drawn.start), draw);
+    else await draw();
+    return this._items === items;
+  }
+
+  private _card(index: number): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>(`[data-index="${index}"]`);
+  }
+
+  /**
+   * The estimated card height of a windowed list, from the cards on screen once its first window
+   * is drawn and painted (their layout then costs nothing to read). It is kept while the list is
+   * shown: a new estimate would move every row's place, and with it what is on screen.
+   */
+  private async _measureRows(items: PagedItems<TranscriptMessage>): Promise<void> {
+    if (items.total <= FULL_LIST_MAX) return;
+    await afterPaint();
+    const scroller = this._scroller();
+    if (this._drawn !== items || this._items !== items || scroller === null || scroller.scrollTop !== 0) return;
+    const bottom = scroller.getBoundingClientRect().bottom;
+    const shown = [...this.renderRoot.querySelectorAll<HTMLElement>('[role="article"]')].filter(
+      (card) => card.getBoundingClientRect().top < bottom,
+    );
+    const height = measuredRowHeight(shown, this._rowHeight, 60, 4000);
+    if (height === this._rowHeight) return;
+    // At the top, only the spacer below the cards changes.
+    this._rowHeight = height;
+    this._window = windowOf(items.total, this._window.start, this._window.end, height);
+    await this.updateComplete;
   }
 
   private _onScroll(): void {
@@ -294,7 +403,7 @@ export class VerifyExportTranscript extends ContentView {
     if (this._items.total <= FULL_LIST_MAX && (!nearEnd || this._window.end >= this._items.total)) return;
     this._scrollWork.run(() => {
       if (this._items !== undefined && this._items.total <= FULL_LIST_MAX) this._focus = this._window.end;
-      void this._settle(this._updateWindow());
+      void this._settle(this._updateWindow().then(() => this._stages.done));
     });
   }
 
@@ -399,7 +508,7 @@ export class VerifyExportTranscript extends ContentView {
       </p>
       ${overview === undefined ? html`<p class="status" role="status">Loading the transcript…</p>` : this._renderHeader(overview)}
       ${lineFindings(this.findings, (path) => void this.revealPath(path))}
-      ${overview === undefined ? nothing : this._renderToolbar(overview)} ${this._renderList()}
+      ${overview === undefined || !this._tools ? nothing : html`${this._renderToolbar(overview)} ${this._renderList()}`}
     `;
   }
 
@@ -559,7 +668,7 @@ export class VerifyExportTranscript extends ContentView {
   }
 
   private _renderList(): TemplateResult | typeof nothing {
-    const items = this._items;
+    const items = this._drawn;
     if (items === undefined) return nothing;
     const { start, end, before, after } = this._window;
     const sessions = this._overview?.sessions ?? [];
@@ -586,7 +695,7 @@ export class VerifyExportTranscript extends ContentView {
         }${newTurn ? html`<h4 class="turn">Turn ${item.turn}</h4>` : nothing}${this._renderCard(item, index)}`;
       },
     );
-    const end_ = items.total <= FULL_LIST_MAX && end < items.total;
+    const end_ = items.total <= FULL_LIST_MAX && Math.max(end, this._reach) < items.total;
     return html`${notViewableNote(items.notViewable)}
       <div
         class="scroller"
@@ -609,7 +718,7 @@ export class VerifyExportTranscript extends ContentView {
 
   private _more(): void {
     this._focus = this._window.end;
-    void this._settle(this._updateWindow());
+    void this._settle(this._updateWindow().then(() => this._stages.done));
   }
 
   private _renderCard(item: TranscriptMessage, index: number): TemplateResult {
@@ -626,7 +735,7 @@ export class VerifyExportTranscript extends ContentView {
       tabindex=${index === this._focus ? '0' : '-1'}
       aria-label=${label}
       aria-posinset=${index + 1}
-      aria-setsize=${this._items?.total ?? -1}
+      aria-setsize=${this._drawn?.total ?? -1}
       @focus=${() => (this._focus = index)}
     >
       <header>
@@ -645,7 +754,7 @@ export class VerifyExportTranscript extends ContentView {
             </div>`
           : nothing
       }
-      ${item.blocks.map((block) => this._renderBlock(block))}
+      ${item.blocks.map((block, at) => this._renderBlock(block, `${item.id}:${at}`))}
       <footer>
         <button class="link" type="button" @click=${() => void this._copy(item)}>Copy message</button>
         ${
@@ -659,23 +768,32 @@ export class VerifyExportTranscript extends ContentView {
     </article>`;
   }
 
-  private _renderBlock(block: TranscriptBlock): TemplateResult {
-    const body = html`<pre class=${block.kind === 'text' || block.kind === 'thinking' ? 'prose' : ''}>
+  /** A body (`key`: its message and place) as text, or in a panel that draws it once opened. */
+  private _renderBlock(block: TranscriptBlock, key: string): TemplateResult {
+    const body = () =>
+      html`<pre class=${block.kind === 'text' || block.kind === 'thinking' ? 'prose' : ''}>
 ${visibleText(block.text, { max: MAX_DRAWN, multiline: true })}</pre>
-      ${block.levelCut ? html`<p class="status">… [truncated at 500 characters, as this level does]</p>` : nothing}${
-        block.text.length < block.fullLength
-          ? html`<p class="status">
-              … ${block.fullLength - block.text.length} more characters (download the full message)
-            </p>`
-          : nothing
-      }`;
+        ${block.levelCut ? html`<p class="status">… [truncated at 500 characters, as this level does]</p>` : nothing}${
+          block.text.length < block.fullLength
+            ? html`<p class="status">
+                … ${block.fullLength - block.text.length} more characters (download the full message)
+              </p>`
+            : nothing
+        }`;
+    // A collapsed panel holds no body (up to 200 KB of text) until a person opens it.
+    const shown = (open: boolean) => open || this._opened.has(key);
+    const onToggle = (event: Event) => {
+      if (!(event.currentTarget as HTMLDetailsElement).open || this._opened.has(key)) return;
+      this._opened.add(key);
+      this.requestUpdate();
+    };
     switch (block.kind) {
       case 'text':
-        return body;
+        return body();
       case 'thinking':
-        return html`<details class="tool thinking">
+        return html`<details class="tool thinking" @toggle=${onToggle}>
           <summary>Thinking</summary>
-          ${body}
+          ${shown(false) ? body() : nothing}
         </details>`;
       default: {
         const title = {
@@ -686,14 +804,18 @@ ${visibleText(block.text, { max: MAX_DRAWN, multiline: true })}</pre>
           other: 'Block',
         }[block.kind];
         const open = block.isError || block.fullLength <= COLLAPSE_CHARS;
-        return html`<details class="tool ${block.isError ? 'error' : ''}" ?open=${open}>
+        return html`<details
+          class="tool ${block.isError ? 'error' : ''}"
+          ?open=${open}
+          @toggle=${open ? nothing : onToggle}
+        >
           <summary>
             ${title}${block.name === '' ? nothing : html` <code>${visibleText(block.name, { max: 200 })}</code>`}${
               block.ref === '' ? nothing : html` <span class="mono">${visibleText(block.ref, { max: 200 })}</span>`
             }${block.isError ? ' (error)' : ''}
-            <span class="status">${block.fullLength.toLocaleString('en')} characters</span>
+            <span class="status">${grouped(block.fullLength)} characters</span>
           </summary>
-          ${body}
+          ${shown(open) ? body() : nothing}
         </details>`;
       }
     }

@@ -296,6 +296,18 @@ describe('Replay view', () => {
     await until(() => (root.activeElement as HTMLElement | null)?.dataset['line'] !== undefined, 'the jump');
     assert(Number((root.activeElement as HTMLElement).dataset['line']) >= line, 'at or after the line');
   });
+
+  it('a finding inside a line (`line 2 $.payload.data`) is listed and jumps to that line', async () => {
+    const { element, view } = await openReplay(await fixtureBytes('codex-exec/interleaved-chunk-missing-data.jsonl'));
+    const paths = element.report!.findings.map((finding) => finding.path);
+    assert(paths.includes('line 2 $.payload.data'), `the fixture's finding paths: ${paths.join(', ')}`);
+    const root = view.shadowRoot!;
+    const listed = [...root.querySelectorAll<HTMLButtonElement>('.findings button.link')];
+    assert(listed.length === paths.length, `${listed.length} of ${paths.length} findings listed`);
+    listed.find((button) => textOf(button) === 'line 2 $.payload.data')!.click();
+    await until(() => (root.activeElement as HTMLElement | null)?.dataset['line'] !== undefined, 'the jump');
+    assert(Number((root.activeElement as HTMLElement).dataset['line']) >= 2, 'at or after line 2');
+  });
 });
 
 const PAYLOADS = [

@@ -15,9 +15,9 @@ export interface ViewFinding {
   readonly code?: string;
 }
 
-/** The NDJSON line a finding's path names (`line 17`), or -1. */
+/** The NDJSON line a finding's path names (`line 17`, or `line 17 $.payload.data` inside it), or -1. */
 export function findingLine(path: string): number {
-  const match = /^line (\d{1,9})$/u.exec(path);
+  const match = /^line (\d{1,9})(?:$| )/u.exec(path);
   return match === null ? -1 : Number(match[1]);
 }
 

@@ -1,13 +1,17 @@
-// The measurements behind BULK_DIGEST_MIN_BYTES (bench/bulk-digest.ts), the same code in
+// The measurements behind BULK_DIGEST_MIN_BYTES (src/crypto/bulk-digest.ts), the same code in
 // every runtime: `hash.bench.ts` runs it in Node, Chromium and Deno and times workerd's from
 // outside (workerd's clock stands still while a request computes).
-import { bulkDigest, sha256Of } from './bulk-digest.ts';
+import { bulkDigest } from '../src/crypto/bulk-digest.ts';
+import { sha256Digest } from '../src/crypto/sha256-digest.ts';
 import { loadSha256 } from '#sha256';
 
-/** How each size is hashed: the WASM `Sha256`, WebCrypto awaited one at a time or 16 in flight, the kit's choice. */
+/**
+ * How each size is hashed: the WASM `Sha256`, WebCrypto awaited one at a time or 16 in flight,
+ * and the kit's interface (`sha256Digest`: WebCrypto from BULK_DIGEST_MIN_BYTES on, else the WASM).
+ */
 export const METHODS = ['wasm', 'webcrypto', 'webcrypto16', 'kit'] as const;
 export type Method = (typeof METHODS)[number];
-export const SIZES = [64, 1024, 4096, 16384, 65536, 262144, 1 << 20, 16 << 20];
+export const SIZES = [64, 1024, 4096, 8192, 16384, 65536, 262144, 1 << 20, 16 << 20];
 
 /** Enough repetitions to hash ~48 MiB (at least one, at most 20,000 calls). */
 export function repsFor(size: number): number {
@@ -28,7 +32,7 @@ export async function run(method: Method, data: Uint8Array, reps: number): Promi
   let sink = 0;
   if (method === 'wasm') for (let r = 0; r < reps; r++) sink ^= sha256.digest(data)[0]!;
   else if (method === 'webcrypto') for (let r = 0; r < reps; r++) sink ^= new Uint8Array(await bulk(data))[0]!;
-  else if (method === 'kit') for (let r = 0; r < reps; r++) sink ^= (await sha256Of(data, sha256, {}))[0]!;
+  else if (method === 'kit') for (let r = 0; r < reps; r++) sink ^= (await sha256Digest(data))[0]!;
   else {
     const flying: Promise<ArrayBuffer>[] = [];
     for (let r = 0; r < reps; r++) {
@@ -60,4 +64,18 @@ export async function measureAll(now: () => number, rounds = 3): Promise<Record<
     table[size] = row;
   }
   return table;
+}
+
+/** Median MB/s of `runs` single hashes of one `size`-byte buffer with `method` (after one unmeasured). */
+export async function medianSingle(method: Method, size: number, runs: number, now: () => number): Promise<number> {
+  const data = bufferOf(size);
+  await run(method, data, 1);
+  const rates: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = now();
+    await run(method, data, 1);
+    rates.push(size / 1e3 / Math.max(0.001, now() - start));
+  }
+  rates.sort((a, b) => a - b);
+  return Math.round(rates[rates.length >> 1]!);
 }

@@ -64,6 +64,7 @@ export {
   type InclusionResult,
 } from './crypto/merkle.ts';
 export { verifySignature, type SignatureVerifier } from './crypto/signature.ts';
+export { sha256Digest } from './crypto/sha256-digest.ts';
 export { DEFAULT_LIMITS, type Limits } from './limits.ts';
 export type { VerifyOptions } from './options.ts';
 export type { Sha256, Sha256Hasher } from './crypto/sha256.ts';

@@ -13,6 +13,7 @@ import type { FindingExtras } from '../../report/collector.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
 import { StreamProblem } from '../../stream/problem.ts';
 import type { FindingCollector } from '../../report.ts';
+import type { ContentCheck } from './files.ts';
 
 /** One export being verified: the top-level artifact or a nested child export. */
 export interface Scope {
@@ -40,6 +41,8 @@ export function childScope(parent: Scope, repoId: string): Scope {
 export interface CheckContext {
   readonly collector: FindingCollector;
   readonly sha256: Sha256;
+  /** Large contents decoded, checked and hashed ahead with WebCrypto, by file entry (files.ts `checkLargeContents`). */
+  readonly checkedAhead: Map<object, ContentCheck>;
   /** Deepest child-export nesting verified; deeper children get a `limit.json_depth` finding. */
   readonly maxNesting: number;
   readonly signal?: AbortSignal;

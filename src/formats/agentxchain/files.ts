@@ -8,6 +8,7 @@
  * accepts; decoding strictly would fail artifacts the reference passes.
  * @module
  */
+import { BULK_DIGEST_MIN_BYTES, type BulkDigest } from '../../crypto/bulk-digest.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { decodeUtf8Lenient } from '../../encoding/utf8.ts';
 import { jsonDeepStrictEqual } from '../../json/deep-equal.ts';
@@ -128,7 +129,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   // §4.5: null content is allowed for truncated or skipped entries, and then nothing is verified.
   // A large export's content strings stay in the raw document until read (deferred-strings.ts):
   // decode those from their bytes instead of building each string first.
-  const content = deferredToken(entry, 'content_base64') ?? entry['content_base64'];
+  const content = contentOf(entry);
   if (content === null) {
     verifyNullContentEntry(entry, format as string, report);
     const why =
@@ -153,30 +154,135 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
     return row('invalid');
   }
 
-  // §4.7–4.10: decode, then every content check runs, whatever the earlier ones found.
-  const decoded = typeof content === 'string' ? decodeContentBase64(content) : decodeContentBase64Token(content);
-  if (decoded.byteLength !== bytes) {
+  // §4.7–4.10: decode, then every content check runs, whatever the earlier ones found. A large
+  // content was decoded, checked and hashed with WebCrypto ahead (`checkLargeContents`).
+  const checked =
+    context.checkedAhead.get(entry) ??
+    checkContent(entry, format as DataFormat, relPath, decode(content), (decoded) =>
+      typeof sha256 === 'string' ? toHex(context.sha256.digest(decoded)) : undefined,
+    );
+  if (checked.length !== bytes) {
     const expected = jsString(bytes) ?? describeValue(bytes);
     report.mismatch(
       'agentxchain.file_bytes_mismatch',
       'bytes',
-      `bytes mismatch: expected ${expected}, got ${decoded.byteLength}`,
+      `bytes mismatch: expected ${expected}, got ${checked.length}`,
       {
         expected,
-        actual: String(decoded.byteLength),
+        actual: String(checked.length),
       },
     );
   }
-  // A non-string sha256 can never equal a hex digest: skip the hashing, the verdict is the same.
-  const digest = typeof sha256 === 'string' ? toHex(context.sha256.digest(decoded)) : undefined;
+  // A non-string sha256 can never equal a hex digest: no hashing, the verdict is the same.
+  const digest = checked.digest;
   if (digest === undefined || digest !== sha256) {
     report.mismatch('agentxchain.file_sha256_mismatch', 'sha256', 'sha256 does not match content_base64', {
       ...(typeof sha256 === 'string' ? { expected: sha256 } : {}),
       ...(digest !== undefined ? { actual: digest } : {}),
     });
   }
-  verifyData(entry, format as 'json' | 'jsonl' | 'text', relPath, decoded, report);
+  if (checked.data) report.mismatch(...checked.data);
   return row('verified');
+}
+
+type DataFormat = 'json' | 'jsonl' | 'text';
+
+/** Contents of at least this many base64 characters, times 3, may decode to `BULK_DIGEST_MIN_BYTES`. */
+const MIN_CHARS_3 = 4 * BULK_DIGEST_MIN_BYTES;
+/** Decoded bytes that may wait to be hashed by WebCrypto at once (each is a copy of its own). */
+const MAX_HASHING_BYTES = 8 << 20;
+
+/** An entry's `content_base64`: its raw token when the string was deferred (deferred-strings.ts). */
+function contentOf(entry: Record<string, ParsedValue>): ParsedValue | Uint8Array {
+  return deferredToken(entry, 'content_base64') ?? entry['content_base64'];
+}
+
+/** What a decoded content says against its entry's claims (§4.7–4.10), before anything is reported. */
+export interface ContentCheck {
+  /** Bytes decoded. */
+  readonly length: number;
+  /** Their SHA-256 in hex; undefined when the entry's sha256 is not a string (it cannot match). */
+  readonly digest: string | undefined;
+  /** How `data` disagrees with the content, if it does. */
+  readonly data: DataMismatch | undefined;
+}
+
+type DataMismatch = readonly [
+  'agentxchain.file_content_invalid' | 'agentxchain.file_data_mismatch',
+  'content_base64' | 'data',
+  string,
+];
+
+/** §4.7: the bytes `content_base64` (its string, or its raw token when deferred) decodes to. */
+function decode(content: string | Uint8Array): Uint8Array {
+  return typeof content === 'string' ? decodeContentBase64(content) : decodeContentBase64Token(content);
+}
+
+/** Checks `decoded` against `entry`; `hash` gives its digest (called first, so it may run meanwhile). */
+function checkContent<D>(
+  entry: Record<string, ParsedValue>,
+  format: DataFormat,
+  relPath: string,
+  decoded: Uint8Array,
+  hash: (decoded: Uint8Array) => D,
+): { length: number; digest: D; data: DataMismatch | undefined } {
+  const digest = hash(decoded);
+  return { length: decoded.byteLength, digest, data: dataMismatch(entry, format, relPath, decoded) };
+}
+
+/**
+ * Decodes, checks and hashes the large contents of the export's file entries, and of its child
+ * exports' up to `maxNesting` levels, before the synchronous checks run, with WebCrypto (`bulk`,
+ * src/crypto/bulk-digest.ts), into `context.checkedAhead` (by entry), where `verifyFileEntry` takes
+ * the outcome instead of decoding and hashing itself. Only contents long enough for
+ * `BULK_DIGEST_MIN_BYTES` decoded bytes; each decoded content is let go as soon as its data is
+ * checked (WebCrypto hashes its own copy), and at most `MAX_HASHING_BYTES` wait to be hashed. The
+ * others, and any content WebCrypto refused, are decoded and hashed by the checks.
+ */
+export async function checkLargeContents(
+  context: CheckContext,
+  artifact: ParsedValue,
+  bulk: BulkDigest | undefined,
+): Promise<void> {
+  const hashing: [Promise<void>, number][] = [];
+  let waiting = 0;
+  const exports: [ParsedValue, number][] = [[artifact, 0]];
+  for (const [exported, level] of exports) {
+    if (!bulk || !isJsonObject(exported)) continue;
+    // Only objects are walked (the entries of a string would be one per character).
+    const { files, repos } = exported;
+    for (const [relPath, entry] of isJsonObject(files) ? Object.entries(files) : []) {
+      throwIfAborted(context);
+      if (!isJsonObject(entry) || typeof entry['sha256'] !== 'string' || !VALID_FORMATS.has(entry['format'])) continue;
+      const content = contentOf(entry);
+      // Base64 decodes to at most 3 bytes per 4 characters.
+      const large = (typeof content === 'string' || content instanceof Uint8Array) && content.length * 3 >= MIN_CHARS_3;
+      if (!large) continue;
+      const { length, digest, data } = checkContent(
+        entry,
+        entry['format'] as DataFormat,
+        relPath,
+        decode(content),
+        bulk,
+      );
+      hashing.push([
+        digest.then(
+          (hashed) => void context.checkedAhead.set(entry, { length, digest: toHex(new Uint8Array(hashed)), data }),
+          () => {},
+        ),
+        length,
+      ]);
+      waiting += length;
+      while (waiting > MAX_HASHING_BYTES) {
+        const [hashed, bytes] = hashing.shift()!;
+        await hashed;
+        waiting -= bytes;
+      }
+    }
+    if (level < context.maxNesting && isJsonObject(repos))
+      for (const repo of Object.values(repos)) if (isJsonObject(repo)) exports.push([repo['export'], level + 1]);
+  }
+  await Promise.all(hashing.map(([hashed]) => hashed));
 }
 
 /** §4.5: what a null-content entry must still satisfy. */
@@ -218,20 +324,19 @@ function verifyNullContentEntry(
  * §4.10: `data` against the decoded text. Parse errors carry V8's own `JSON.parse` message, as in
  * the reference (native `JSON.parse`, so Node and Chromium word it the same way).
  */
-function verifyData(
+function dataMismatch(
   entry: Record<string, ParsedValue>,
-  format: 'json' | 'jsonl' | 'text',
+  format: DataFormat,
   relPath: string,
   content: Uint8Array,
-  report: ReturnType<typeof entryReporter>,
-): void {
+): DataMismatch | undefined {
   if (format === 'text') {
     // A deferred data string is compared on bytes first (no string built when they agree).
     const token = deferredToken(entry, 'data');
     if (token !== undefined && tokenEqualsUtf8(token, content)) return;
-    if (decodeUtf8Lenient(content) !== entry['data'])
-      report.mismatch('agentxchain.file_data_mismatch', 'data', 'data does not match decoded text content');
-    return;
+    return decodeUtf8Lenient(content) !== entry['data']
+      ? ['agentxchain.file_data_mismatch', 'data', 'data does not match decoded text content']
+      : undefined;
   }
   const data = entry['data'];
   const raw = decodeUtf8Lenient(content);
@@ -239,16 +344,15 @@ function verifyData(
   try {
     parsed = format === 'json' ? JSON.parse(raw) : parseJsonl(raw, relPath);
   } catch (error) {
-    report.mismatch('agentxchain.file_content_invalid', 'content_base64', (error as Error).message);
-    return;
+    return ['agentxchain.file_content_invalid', 'content_base64', (error as Error).message];
   }
-  if (!jsonDeepStrictEqual(parsed, data)) {
-    report.mismatch(
-      'agentxchain.file_data_mismatch',
-      'data',
-      `data does not match decoded ${format === 'json' ? 'JSON' : 'JSONL'} content`,
-    );
-  }
+  return jsonDeepStrictEqual(parsed, data)
+    ? undefined
+    : [
+        'agentxchain.file_data_mismatch',
+        'data',
+        `data does not match decoded ${format === 'json' ? 'JSON' : 'JSONL'} content`,
+      ];
 }
 
 /**

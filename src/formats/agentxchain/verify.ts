@@ -9,6 +9,7 @@
  * reference's. Then every check of the contract runs in the reference's order.
  * @module
  */
+import { bulkDigest } from '../../crypto/bulk-digest.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import type { VerifyOptions } from '../../options.ts';
 import { jsonPath } from '../../report/path.ts';
@@ -17,6 +18,7 @@ import type { OpenedInput } from '../../stream/open.ts';
 import { beginVerification, finishVerification, recordThrown, resolveSha256 } from '../../verifier-lifecycle.ts';
 import { ROOT_SCOPE, type CheckContext } from './context.ts';
 import type { AgentxchainDetails, EchoedValue } from './details.ts';
+import { checkLargeContents } from './files.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 import { readDocument } from './read-document.ts';
 import { verifyExportObject } from './verify-artifact.ts';
@@ -90,10 +92,12 @@ export async function verifyAgentxchainDocument(
           maxNesting: Math.max(1, Math.floor(limits.maxJsonDepth / JSON_LEVELS_PER_CHILD)),
           ...(options.signal ? { signal: options.signal } : {}),
           errorCount: 0,
+          checkedAhead: new Map(),
         };
         kind = typeof artifact['export_kind'] === 'string' ? artifact['export_kind'] : null;
         // The header alone stays in the report if verification is interrupted (abort, kit error).
         details = headerOf(artifact, limits.maxJsonDepth, collector);
+        await checkLargeContents(checks, artifact, bulkDigest(options));
         const rows = verifyExportObject(checks, ROOT_SCOPE, artifact);
         details = {
           ...details,

@@ -3,7 +3,7 @@
  * the staged turn results `.agentxchain/staging/<turn_id>/turn-result.json` and the dispatch
  * bundle (`.agentxchain/dispatch/index.json`, `.agentxchain/dispatch/turns/<turn_id>/…`).
  *
- * The reference only counts these files. We check their shape (valibot schemas) and that they agree
+ * The reference only counts these files. We check their shape (`schemas.ts`) and that they agree
  * with the exported state: every staged or dispatched turn is a key of `state.active_turns`, a staged
  * result's `turn_id` is the one its path names, `run_id` is `state.run_id`, the role is the active
  * turn's assigned role, and the delegation ids a result issues are unique; and every other id or path
@@ -13,7 +13,6 @@
  * they are only read, never interpreted as paths on any file system.
  * @module
  */
-import { safeParse, type GenericSchema } from 'valibot';
 import type { FindingCode } from '../../../codes.ts';
 import type { PathSegment } from '../../../report/path.ts';
 import type { CheckContext, Scope } from '../context.ts';
@@ -40,6 +39,7 @@ import {
   type RunnerState,
 } from './runner-state.ts';
 import { AssignmentSchema, DispatchIndexSchema, StagedTurnResultSchema } from './schemas.ts';
+import type { Shape, ShapeIssue } from './shape.ts';
 
 /** `report.details.runner`: what the export says is in flight. */
 export interface RunnerSection {
@@ -59,23 +59,19 @@ export interface RunnerSection {
   readonly findings: number;
 }
 
-/** Validates `data` against `schema`, one finding per issue, at the issue's path inside `data`. */
+/** Checks `data` against `shape`, one finding per issue, at the issue's path inside `data`. */
 function checkShape(
   state: RunnerState,
   code: FindingCode,
-  schema: GenericSchema,
+  shape: Shape,
   data: ParsedValue,
   at: readonly PathSegment[],
   what: string,
-): boolean {
-  const result = safeParse(schema, data, { abortEarly: false });
-  if (result.success) return true;
-  for (const issue of result.issues) {
-    const inner = (issue.path ?? []).map((item) => item.key as PathSegment);
-    const field = inner.length > 0 ? `${inner.join('.')}: ` : '';
-    warn(state, code, [...at, ...inner], `${what}: ${field}${issue.message}`);
-  }
-  return false;
+): void {
+  const issues: ShapeIssue[] = [];
+  shape(data, [], issues);
+  for (const { path, message } of issues)
+    warn(state, code, [...at, ...path], `${what}: ${path.length > 0 ? `${path.join('.')}: ` : ''}${message}`);
 }
 
 /** The turn directory named by a path under `prefix` (`<prefix><turn_id>/…`), or null. */

@@ -32,19 +32,23 @@ function compileLibrary() {
   mkdirSync(join(DIST, 'wasm/generated'), { recursive: true });
   copyFileSync(wasmFile, join(DIST, 'wasm/generated/sha256.wasm'));
   copyFileSync(join(PROJECT_ROOT, 'wasm/sha256-module.d.ts'), join(DIST, 'wasm/generated/sha256.wasm.d.ts'));
-  pointWorkerUrlAtJs(join(DIST, 'components/verify-client.js'));
+  pointWorkerUrlAtJs(join(DIST, 'components/verify-client.js'), ['verify-worker']);
+  pointWorkerUrlAtJs(join(DIST, 'components/helper-threads.js'), ['entry-hash-worker']);
 }
 
 /**
- * tsc rewrites the specifiers of imports, not URLs: the worker's `new URL('./verify-worker.ts',
- * import.meta.url)` must name the compiled file. Fails the build if the pattern is not there once.
+ * tsc rewrites the specifiers of imports, not URLs: each worker's `new URL('./<name>.ts',
+ * import.meta.url)` in `file` must name the compiled file. Fails the build if one is not there once.
  */
-function pointWorkerUrlAtJs(file) {
-  const source = readFileSync(file, 'utf8');
-  const pattern = /new URL\('\.\/verify-worker\.ts', import\.meta\.url\)/g;
-  const count = source.match(pattern)?.length ?? 0;
-  if (count !== 1) throw new Error(`${file}: expected one worker URL to rewrite, found ${count}`);
-  writeFileSync(file, source.replace(pattern, "new URL('./verify-worker.js', import.meta.url)"));
+function pointWorkerUrlAtJs(file, workers) {
+  let source = readFileSync(file, 'utf8');
+  for (const worker of workers) {
+    const pattern = new RegExp(`new URL\\('\\./${worker}\\.ts', import\\.meta\\.url\\)`, 'g');
+    const count = source.match(pattern)?.length ?? 0;
+    if (count !== 1) throw new Error(`${file}: expected one URL of ${worker} to rewrite, found ${count}`);
+    source = source.replace(pattern, `new URL('./${worker}.js', import.meta.url)`);
+  }
+  writeFileSync(file, source);
 }
 
 /** Subcommands the CLI loads only when named (bin/cli.ts), each bundled into its own file. */

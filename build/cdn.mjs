@@ -1,8 +1,9 @@
 // The build for a page without a bundler (dist/cdn/): the element with every dependency bundled,
 // loaded by one `<script type="module" src=".../dist/cdn/verify-export.js">`. Its Web Worker is the
-// sibling verify-worker.js, and the parts loaded on demand (report view, each format's verifier,
-// ML-DSA) are chunks in the same folder, so every URL the element makes stays relative to it.
-// Bundled from the compiled dist/components, whose worker URL already names the .js file.
+// sibling verify-worker.js, with the helper worker it starts, entry-hash-worker.js; the parts
+// loaded on demand (report view, each format's verifier, ML-DSA) are chunks in the same folder, so
+// every URL the element makes stays relative to it. Bundled from the compiled dist/components,
+// whose worker URLs already name the .js files.
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,17 +22,11 @@ export const CDN_DIR = join(PROJECT_ROOT, 'dist/cdn');
  */
 export async function buildCdn({ outDir = CDN_DIR } = {}) {
   rmSync(outDir, { recursive: true, force: true });
-  const result = await build({
+  const common = {
     absWorkingDir: PROJECT_ROOT,
-    entryPoints: {
-      'verify-export': 'dist/components/verify-export.js',
-      'verify-worker': 'dist/components/verify-worker.js',
-    },
     outdir: outDir,
     entryNames: '[name]',
-    chunkNames: 'chunk-[hash]',
     bundle: true,
-    splitting: true,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
@@ -42,8 +37,22 @@ export async function buildCdn({ outDir = CDN_DIR } = {}) {
     metafile: true,
     write: true,
     logLevel: 'warning',
-  });
-  return Object.entries(result.metafile.outputs)
+  };
+  // The entry-hashing worker is bundled on its own, so that its imports do not split the
+  // verifiers' chunks further.
+  const [split, alone] = await Promise.all([
+    build({
+      ...common,
+      entryPoints: {
+        'verify-export': 'dist/components/verify-export.js',
+        'verify-worker': 'dist/components/verify-worker.js',
+      },
+      chunkNames: 'chunk-[hash]',
+      splitting: true,
+    }),
+    build({ ...common, entryPoints: { 'entry-hash-worker': 'dist/components/entry-hash-worker.js' } }),
+  ]);
+  return Object.entries({ ...split.metafile.outputs, ...alone.metafile.outputs })
     .filter(([file]) => file.endsWith('.js'))
     .map(([file, output]) => {
       const absolute = join(PROJECT_ROOT, file);

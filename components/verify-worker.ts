@@ -7,7 +7,8 @@
  * that verifies an AgentXchain export never fetches the Zaxy or ML-DSA code. Every other job (the
  * governance report and the export diff of the Run and Compare tabs, the views' `inspect` pages, a
  * Zaxy subset) is in `worker-jobs.ts`, imported when the first such job arrives; they read the
- * input this worker kept from its verification (`verified-bytes.ts`).
+ * input this worker kept from its verification (`verified-bytes.ts`). For a large input, a helper
+ * worker on the machine's other core may take work off this one (`helper-threads.ts`).
  * @module
  */
 import { verify, type AutoVerifyOptions } from '../src/verify.ts';
@@ -16,9 +17,16 @@ import { resolveLimits } from '../src/limits.ts';
 import { keepWhileVerifying, type KeptInput, type Keeping } from './verified-bytes.ts';
 import type { FromWorker, ToWorker, WorkerSource, WorkerVerifyOptions } from './worker-protocol.ts';
 import type { JobContext, OtherJob } from './worker-jobs.ts';
+import type { Helpers } from './helper-threads.ts';
 
 /** Progress messages are throttled to this interval (the first and the last always go out). */
 const PROGRESS_INTERVAL_MS = 50;
+
+/**
+ * Inputs from this size on may get a helper worker (`helper-threads.ts` decides, and has the
+ * measurements); a smaller one, even gzipped, is verified before a helper could start.
+ */
+const HELPERS_FROM_BYTES = 512 << 10;
 
 /** The worker global, typed for what this module uses (the project compiles with DOM types). */
 const scope = self as unknown as {
@@ -55,12 +63,18 @@ async function runVerify(id: number, source: WorkerSource, options: WorkerVerify
   let lastProgressAt = -Infinity;
   held = undefined;
   let keeping: Keeping | undefined;
+  let helpers: Helpers | undefined;
   try {
     // A fetched body is read once: a copy is kept while it streams into the verifier.
     keeping = keepWhileVerifying(await openSource(source, controller.signal), options.limits);
     const input = keeping.input;
+    // Helper workers where they can be started: when asked for, or for a large Blob or bytes.
+    const size = (input as Blob).size ?? (input as Uint8Array).byteLength;
+    if (typeof Worker == 'function' && (options.helpers ?? size >= HELPERS_FROM_BYTES))
+      helpers = await (await import('./helper-threads.ts')).startHelpers(input, options.helpers);
     const report = await verify(input, {
       ...coreOptions(options),
+      ...helpers?.options,
       signal: controller.signal,
       onProgress(bytesRead, totalBytes) {
         const now = performance.now();
@@ -89,7 +103,7 @@ async function runVerify(id: number, source: WorkerSource, options: WorkerVerify
               },
         ),
       };
-      scope.postMessage({ type: 'result', id, report });
+      scope.postMessage({ type: 'result', id, report, helpers: helpers?.used() });
       return;
     }
     keeping.stop();
@@ -97,6 +111,7 @@ async function runVerify(id: number, source: WorkerSource, options: WorkerVerify
     keeping?.stop();
     scope.postMessage({ type: 'failure', id, message: describe(error), aborted: controller.signal.aborted });
   } finally {
+    helpers?.close();
     running.delete(id);
   }
 }

@@ -32,7 +32,19 @@ export interface WorkerVerifyOptions {
   readonly limits?: Partial<Limits>;
   /** `report.input`: the file name or URL. */
   readonly name?: string;
+  /**
+   * Which helper workers (`helper-threads.ts`) take work off the verification worker: those set to
+   * `true`, whatever the input's size (tests and benchmarks pin them). Left out: each where it pays
+   * off for an input of this size. The report is the same either way.
+   */
+  readonly helpers?: HelperChoice;
 }
+
+/** A helper worker: Zaxy's entry hashes (`entry-hash-worker.ts`). */
+export type HelperName = 'entryHashes';
+
+/** Helper workers on (`true`) or off. */
+export type HelperChoice = { readonly [name in HelperName]?: boolean };
 
 export type ToWorker =
   | {
@@ -73,7 +85,13 @@ export type ToWorker =
 
 export type FromWorker =
   | { readonly type: 'progress'; readonly id: number; readonly bytesRead: number; readonly totalBytes?: number }
-  | { readonly type: 'result'; readonly id: number; readonly report: Report }
+  /** `helpers`: which helper workers did some of the work (none asked for: undefined). */
+  | {
+      readonly type: 'result';
+      readonly id: number;
+      readonly report: Report;
+      readonly helpers?: Required<HelperChoice> | undefined;
+    }
   | { readonly type: 'disclosed'; readonly id: number; readonly text: string }
   | { readonly type: 'run'; readonly id: number; readonly value: RunReport }
   | { readonly type: 'compared'; readonly id: number; readonly value: Comparison }

@@ -1,7 +1,7 @@
 // Byte budgets of <verify-export> (gzip: element shell ≤ 15 KB, AgentXchain path ≤ 60 KB),
 // measured on a minified esbuild build with code splitting, the way a bundler ships it: the element
-// shell before verification starts, everything an AgentXchain export needs, and ML-DSA only behind
-// the dynamic import an ML-DSA bundle takes.
+// shell before verification starts, everything an AgentXchain export needs (with what a large one
+// loads for the helper worker), and ML-DSA only behind the dynamic import an ML-DSA bundle takes.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
@@ -20,6 +20,7 @@ interface Graph {
 
 async function buildComponent(): Promise<Graph> {
   const result = await build({
+    // (The entry-hashing worker a large Zaxy bundle starts is bundled on its own, as build/cdn.mjs does.)
     entryPoints: ['components/verify-export.ts', 'components/verify-worker.ts'],
     bundle: true,
     splitting: true,
@@ -105,7 +106,10 @@ describe('<verify-export> bundle budgets', () => {
   });
 
   it(`everything an AgentXchain export needs is at most ${kb(AGENTXCHAIN_BUDGET)} gzip`, (t) => {
-    const needed = new Set([
+    // A large export (a MB or more) also loads the helper worker's module in the verification
+    // worker (components/helper-threads.ts), which starts no helper for it.
+    const helpers = closure(graph, [graph.chunkOf('components/helper-threads.ts')]);
+    const withoutHelpers = new Set([
       ...closure(graph, [
         graph.chunkOf('components/verify-export.ts'),
         graph.chunkOf('components/report-view.ts'),
@@ -113,15 +117,17 @@ describe('<verify-export> bundle budgets', () => {
       ]),
       ...closure(graph, [graph.chunkOf('src/formats/agentxchain/verify.ts')], 'all'),
     ]);
+    const needed = new Set([...withoutHelpers, ...helpers]);
     const size = gzipTotal(graph, needed);
     // Counting every dynamic import below the verifier includes gunzip (a .json.gz export); a plain
     // .json export loads the rest only.
-    const gunzip = graph.chunkOf('src/stream/gunzip/index.ts');
+    const gunzip = [graph.chunkOf('src/stream/gunzip/index.ts')];
+    const helpersOnly = size - gzipTotal(graph, withoutHelpers);
     t.diagnostic(
-      `AgentXchain path (shell + report view + worker + verifier + SHA-256 + gunzip): ${kb(size)} gzip in ${needed.size} chunk(s)`,
+      `AgentXchain path (shell + report view + worker + verifier + SHA-256 + gunzip + helper module): ${kb(size)} gzip in ${needed.size} chunk(s)`,
     );
     t.diagnostic(
-      `  of which gunzip (only for .json.gz): ${kb(gzipTotal(graph, [gunzip]))}; plain .json: ${kb(size - gzipTotal(graph, [gunzip]))}`,
+      `  of which gunzip (only for .json.gz): ${kb(gzipTotal(graph, gunzip))}; helper module (only for a large export): ${kb(helpersOnly)}; small plain .json: ${kb(size - helpersOnly - gzipTotal(graph, gunzip))}`,
     );
     assert.ok(size <= AGENTXCHAIN_BUDGET, `AgentXchain path is ${kb(size)}`);
     const inputs = inputsOf(graph, needed);
@@ -148,5 +154,34 @@ describe('<verify-export> bundle budgets', () => {
       assert.ok(!zaxyStatic.has(chunk), `${chunk} (ML-DSA) is loaded with every Zaxy bundle`);
     t.diagnostic(`ML-DSA: ${kb(gzipTotal(graph, mlDsaChunks))} gzip, loaded on demand`);
     t.diagnostic(`Zaxy Ed25519 path: ${kb(gzipTotal(graph, zaxyStatic))} gzip`);
+  });
+
+  it('helper worker: a large input loads no hashing code for it; the entry-hashing worker is bundled alone', async (t) => {
+    const helpers = closure(graph, [graph.chunkOf('components/helper-threads.ts')]);
+    const inputs = inputsOf(graph, helpers);
+    for (const hashingCode of ['src/', 'components/entry-hash-client.ts', 'hash-wasm', '@noble/'])
+      assert.ok(
+        !inputs.some((input) => input.includes(hashingCode)),
+        `the helper module must not include ${hashingCode}`,
+      );
+    // The entry-hashing worker, as build/cdn.mjs bundles it: its SHA-256 and Merkle fold, no reader.
+    const alone = await build({
+      entryPoints: ['components/entry-hash-worker.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['verify-export-source'],
+      target: 'es2022',
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const worker = Object.keys(Object.values(alone.metafile.outputs)[0]!.inputs);
+    assert.ok(worker.some((input) => input.includes('hash-wasm')) && worker.includes('src/crypto/merkle.ts'));
+    assert.ok(!worker.some((input) => input.includes('src/json/reader')), 'no JSON reader in the entry-hashing worker');
+    t.diagnostic(
+      `helper module a large input loads: ${kb(gzipTotal(graph, helpers))}; the entry-hashing worker (a large Zaxy bundle): ${kb(gzipSync(alone.outputFiles[0]!.contents).byteLength)} gzip`,
+    );
   });
 });

@@ -4,11 +4,13 @@
  * root of the leaves.
  *
  * The scanner writes an entry's canonical bytes (`begin`), then commits or abandons them; they are
- * hashed a batch at a time (`hashEntries`). With an `EntryHasher` (the CLI's worker thread) the
- * batches go there and are hashed, leaves folded into the root there too, while the parser goes
- * on; only id mismatches come back. Without one, each batch is hashed here when it is full; so is
- * a bundle of less than one batch (sooner than a thread could start). Either way the root is
- * folded leaf by leaf (`MerkleFold`): no list of leaves.
+ * hashed a batch at a time (`hashEntries`). With an `EntryHasher` (the CLI's worker thread; in the
+ * browser, the element's helper worker, components/entry-hash-client.ts) the batches go there and
+ * are hashed, leaves folded into the root there too, while the parser goes on; only id mismatches
+ * come back. Without one, each batch is hashed here when it is full; so is
+ * a bundle of less than one batch (sooner than a thread could start), and every batch a hasher
+ * hands back (its thread could not start). Either way the root is folded leaf by leaf
+ * (`MerkleFold`): no list of leaves.
  *
  * Memory: the canonical bytes of the batch being filled, plus a few bytes per entry of the
  * batches the hasher has not answered yet.
@@ -32,8 +34,10 @@ export interface EntryHasher {
    * (docs/zaxy.md, 'Merkle tree') of every leaf added so far; SHA-256 of the canonical bytes is its
    * id, compared with the 64 bytes at `claims[64k..]` when `claimed[k]` is 1 (equal when they are
    * its lowercase hex). Resolves to the entries whose id differs: `mismatched[j]` is a k,
-   * `ids[32j..32j+32)` its id. The arguments are read or copied before the call returns: the caller
-   * may reuse them.
+   * `ids[32j..32j+32)` its id; or to the batch itself, copied (`DeclinedBatch`), when the hasher
+   * cannot hash it (the browser's helper worker could not start), which the caller then hashes in
+   * place. A hasher declines every batch of an `entries` array or none of them. The arguments are
+   * read or copied before the call returns: the caller may reuse them.
    */
   add(
     data: Uint8Array,
@@ -41,7 +45,7 @@ export interface EntryHasher {
     ends: Uint32Array,
     claims: Uint8Array,
     claimed: Uint8Array,
-  ): Promise<Mismatches>;
+  ): Promise<Mismatches | DeclinedBatch>;
   /** Once every `add` is answered: the root of all the leaves added (undefined when none were). */
   root(): Promise<Uint8Array | undefined>;
 }
@@ -53,6 +57,16 @@ export type EntryHasherFactory = () => EntryHasher;
 export interface Mismatches {
   readonly mismatched: Uint32Array;
   readonly ids: Uint8Array;
+}
+
+/** A batch an `EntryHasher` hands back unhashed: the arguments of its `add`, copied. */
+export interface DeclinedBatch {
+  readonly declined: true;
+  readonly data: Uint8Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+  readonly claims: Uint8Array;
+  readonly claimed: Uint8Array;
 }
 
 /**
@@ -114,6 +128,8 @@ export class EntryHashBatches {
   private readonly hasher: EntryHasher | undefined;
   /** Batches handed to the hasher (none: no root to ask for, and no thread to start). */
   private sent = 0;
+  /** The hasher handed the batches back: they were hashed here, and so is the root. */
+  private declined = false;
 
   constructor(
     private readonly sha256: Sha256,
@@ -172,7 +188,7 @@ export class EntryHashBatches {
   async settled(): Promise<Uint8Array | undefined> {
     this.flush(true);
     await this.delivered;
-    return this.sent === 0 ? this.fold.root() : this.hasher!.root();
+    return this.sent === 0 || this.declined ? this.fold.root() : this.hasher!.root();
   }
 
   /** Hashes the batch, here or by the hasher; `last`: no entry will follow. */
@@ -195,8 +211,13 @@ export class EntryHashBatches {
     this.sent++;
     const answer = this.hasher.add(data, starts, ends, batch.claims, claimed);
     this.sink.length = 0;
-    // Report in entry order, whatever order the hasher answers in.
-    const delivered = Promise.all([this.delivered, answer]).then(([, mismatches]) => this.report(batch, mismatches));
+    // Report in entry order, whatever order the hasher answers in; hash here what it hands back.
+    const delivered = Promise.all([this.delivered, answer]).then(([, answered]) => {
+      if (!('declined' in answered)) return this.report(batch, answered);
+      this.declined = true;
+      const { data, starts, ends, claims, claimed } = answered;
+      this.report(batch, hashEntries(data, starts, ends, claims, claimed, this.fold, this.sha256));
+    });
     // A failed batch is reported by `settled`; until then it must not count as unhandled.
     delivered.catch(() => undefined);
     this.delivered = delivered;

@@ -5,17 +5,14 @@
 // counted five times its size: components/helper-threads.ts), built here the way Zaxy builds one and
 // signed with node:crypto, so that the helper starts and the verdict is a pass.
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomBytes, sign as nodeSign } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { leafHash, merkleRoot } from '../../src/crypto/merkle.ts';
-import { toHex } from '../../src/encoding/hex.ts';
-import { canonicalJson, pythonJsonDumps } from '../../src/json/canonical.ts';
-import type { JsonObject, JsonValue } from '../../src/json/value.ts';
-import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
+import type { JsonValue } from '../../src/json/value.ts';
+import { ed25519Signer, signedZaxyBundle } from '../helpers/signed-zaxy.ts';
 import {
   closeChromium,
   describeRun,
@@ -47,8 +44,6 @@ after(async () => {
 
 /** A signed Ed25519 Zaxy bundle of 12,000 entries of random text, gzipped (random text compresses to half). */
 function largeSignedBundleGz(): Uint8Array {
-  const keyPair = generateKeyPairSync('ed25519');
-  const publicKey = toHex(new Uint8Array(keyPair.publicKey.export({ format: 'der', type: 'spki' }).subarray(12)));
   const contents: JsonValue[] = Array.from(
     { length: 12000 },
     (_, i) =>
@@ -58,46 +53,7 @@ function largeSignedBundleGz(): Uint8Array {
         ['text', randomBytes(300).toString('hex')],
       ]),
   );
-  const canonical = contents.map((content) => {
-    const result = canonicalJson(content);
-    assert.ok(result.ok);
-    return result.bytes;
-  });
-  const header: JsonObject = new Map<string, JsonValue>([
-    ['version', 'zaxy.portable.v1'],
-    ['algorithm', 'ed25519'],
-    ['public_key', publicKey],
-    ['session_id', 'helpers'],
-    ['created_at', '2026-06-15T00:00:00+00:00'],
-    ['nonce', '0123456789abcdef0123456789abcdef'],
-    [
-      'merkle_root',
-      toHex(
-        merkleRoot(
-          canonical.map((bytes) => leafHash(bytes, sha256)),
-          sha256,
-        ),
-      ),
-    ],
-  ]);
-  const signed = canonicalJson(header);
-  assert.ok(signed.ok);
-  const document: JsonObject = new Map([
-    ...header,
-    ['anchor', null],
-    [
-      'entries',
-      contents.map(
-        (content, i) =>
-          new Map<string, JsonValue>([
-            ['id', toHex(sha256.digest(canonical[i]!))],
-            ['content', content],
-          ]),
-      ),
-    ],
-    ['signature', toHex(new Uint8Array(nodeSign(null, signed.bytes, keyPair.privateKey)))],
-  ]);
-  const gz = gzipSync(pythonJsonDumps(document, { indent: 2 }));
+  const gz = gzipSync(signedZaxyBundle(contents, ed25519Signer(), 'helpers'));
   assert.ok(5 * gz.byteLength > 16 << 20, `the .gz counts as more than 16 MB (${gz.byteLength} bytes)`);
   return new Uint8Array(gz);
 }

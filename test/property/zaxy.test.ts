@@ -5,17 +5,15 @@
 // Also: the verifier reads its input as it arrives, and any chunking of it gives the same report.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { leafHash, merkleRoot } from '../../src/crypto/merkle.ts';
-import { toHex } from '../../src/encoding/hex.ts';
-import { canonicalJson, pythonJsonDumps } from '../../src/json/canonical.ts';
+import { pythonJsonDumps } from '../../src/json/canonical.ts';
 import { readJson } from '../../src/json/reader.ts';
-import type { JsonObject, JsonValue } from '../../src/json/value.ts';
+import type { JsonValue } from '../../src/json/value.ts';
 import { discloseSubset, type DisclosureSelector, toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
+import { ed25519Signer, signedZaxyBundle } from '../helpers/signed-zaxy.ts';
 import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
 import type { Report } from '../../src/report.ts';
 
@@ -119,52 +117,10 @@ test('discloseSubset refuses unsigned envelopes and out-of-range indices, and re
   await assert.rejects(discloseSubset(readFileSync(fixturePath('zaxy', 'signed-ed25519-n3.json')), [0.5]), TypeError);
 });
 
-// Random signed bundles, built here the way Zaxy builds them (build_export) and signed with node:crypto.
-const keyPair = generateKeyPairSync('ed25519');
-const publicKey = toHex(new Uint8Array(keyPair.publicKey.export({ format: 'der', type: 'spki' }).subarray(12)));
-
-function buildBundle(contents: JsonValue[]): string {
-  const canonical = contents.map((content) => {
-    const result = canonicalJson(content);
-    assert.ok(result.ok);
-    return result.bytes;
-  });
-  const header: JsonObject = new Map<string, JsonValue>([
-    ['version', 'zaxy.portable.v1'],
-    ['algorithm', 'ed25519'],
-    ['public_key', publicKey],
-    ['session_id', 'prop'],
-    ['created_at', '2026-06-15T00:00:00+00:00'],
-    ['nonce', '0123456789abcdef0123456789abcdef'],
-    [
-      'merkle_root',
-      toHex(
-        merkleRoot(
-          canonical.map((bytes) => leafHash(bytes, sha256)),
-          sha256,
-        ),
-      ),
-    ],
-  ]);
-  const signed = canonicalJson(header);
-  assert.ok(signed.ok);
-  const bundle: JsonObject = new Map([
-    ...header,
-    ['anchor', null],
-    [
-      'entries',
-      contents.map(
-        (content, i) =>
-          new Map<string, JsonValue>([
-            ['id', toHex(sha256.digest(canonical[i]!))],
-            ['content', content],
-          ]),
-      ),
-    ],
-    ['signature', toHex(new Uint8Array(nodeSign(null, signed.bytes, keyPair.privateKey)))],
-  ]);
-  return pythonJsonDumps(bundle, { indent: 2 });
-}
+// Random signed bundles, built the way Zaxy builds them (build_export) and signed with node:crypto.
+const signer = ed25519Signer();
+const publicKey = signer.publicKey;
+const buildBundle = (contents: JsonValue[]): string => signedZaxyBundle(contents, signer, 'prop');
 
 const content = fc
   .record({

@@ -9,6 +9,7 @@
 import { html, nothing, type CSSResult, type TemplateResult } from 'lit';
 import type { FileRow } from '../src/formats/agentxchain/details.ts';
 import { DASH, show, text } from './details.ts';
+import { grouped } from './numbers.ts';
 import type { EntryFilter } from './disclosure.ts';
 import { visibleText } from './visible-text.ts';
 import type { Report, ReportOf } from '../src/report.ts';
@@ -157,7 +158,7 @@ function renderAgentxchain(report: ReportOf<'agentxchain'>, ui: ViewUi): Templat
                       html`<tr data-status=${file.status}>
                         <td><code>${visibleText(file.path)}</code></td>
                         <td>${show(text(file.format))}</td>
-                        <td class="num">${file.bytes === null ? DASH : file.bytes.toLocaleString('en')}</td>
+                        <td class="num">${file.bytes === null ? DASH : grouped(file.bytes)}</td>
                         <td>
                           <code class="hash" title=${text(file.sha256) ?? ''}
                             >${file.sha256 === null ? DASH : file.sha256.slice(0, 12)}</code

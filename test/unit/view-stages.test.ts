@@ -1,11 +1,11 @@
 // How the content views draw a list window in stages (components/views/common/list-scroll.ts): the
 // rows on screen first, then a few rows a frame, below and above; and the counts they print
-// (components/views/common/numbers.ts).
+// (components/numbers.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { firstStage, nextStage, screenRows, type RowRange } from '../../components/views/common/list-scroll.ts';
 import { FULL_LIST_MAX, windowOf } from '../../components/views/common/paged-items.ts';
-import { grouped } from '../../components/views/common/numbers.ts';
+import { grouped } from '../../components/numbers.ts';
 
 const NONE: RowRange = { start: 0, end: 0 };
 

@@ -52,7 +52,7 @@ import {
   StagedDraw,
   type RowRange,
 } from '../common/list-scroll.ts';
-import { grouped } from '../common/numbers.ts';
+import { grouped } from '../../numbers.ts';
 import { failedBar, listKeyTarget, notViewableNote, spacer } from '../common/list-parts.ts';
 import { SearchQuery, searchBar, stepMark } from '../common/search-bar.ts';
 import { findingLine, lineFindings, type ViewFinding } from '../common/view-finding.ts';

@@ -1,5 +1,5 @@
 /**
- * Counts as the views print them: thousands grouped with commas as in English (`1,234,567`),
+ * Counts as the report and the views print them: thousands grouped with commas as in English (`1,234,567`),
  * without `Intl`. The first `Intl.NumberFormat` (or `toLocaleString('en')`) of a page loads the
  * locale's number data, about 20 ms of the main thread in Chromium: in a view's first drawing
  * that alone is half the 50 ms a task may take.

@@ -128,10 +128,16 @@ const lazyEntryHasher: EntryHasherFactory = () => {
  * `script-src`, which lists the CDN; and unlike the verification worker, the helper needs no
  * messages held meanwhile: it is sent none before it says it is ready.
  */
+/**
+ * The helper's file in the CDN build. A name, not a literal in `new URL(…)`: Vite would resolve a
+ * literal `./entry-hash-worker.js` to the .ts source and copy that into the app as an asset.
+ */
+const CDN_HELPER_FILE = './entry-hash-worker.js';
+
 function startEntryHashWorker(): Worker {
   const name = 'verify-export entry hashes';
   if (new URL(import.meta.url).origin === location.origin)
     return new Worker(new URL('./entry-hash-worker.ts', import.meta.url), { type: 'module', name });
-  const source = `await import(${JSON.stringify(new URL('./entry-hash-worker.js', import.meta.url).href)});`;
+  const source = `await import(${JSON.stringify(new URL(CDN_HELPER_FILE, import.meta.url).href)});`;
   return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { type: 'module', name });
 }

@@ -8,27 +8,12 @@
 import { BULK_DIGEST_MIN_BYTES, bulkDigest } from '../../src/crypto/bulk-digest.ts';
 import { toHex } from '../../src/encoding/hex.ts';
 import { sha256Digest, verifyAgentxchain } from '../../src/index.ts';
-import type { Report } from '../../src/report.ts';
 import { loadSha256 } from '../../wasm/sha256.ts';
-import { bulkDigestCases, HASHED_CASES } from '../runtimes/bulk-digest-cases.ts';
+import { bulkDigestCases, comparable, HASHED_CASES, withCrypto } from '../runtimes/bulk-digest-cases.ts';
 import { fixtureBytes, fixtureManifest } from './fixtures.ts';
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
-}
-
-const comparable = ({ stats: _stats, ...rest }: Report): string => JSON.stringify(rest);
-
-/** Runs `body` with `globalThis.crypto` replaced by `value`, restoring it afterwards. */
-async function withCrypto<T>(value: unknown, body: () => Promise<T>): Promise<T> {
-  const own = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
-  Object.defineProperty(globalThis, 'crypto', { value, configurable: true, writable: true });
-  try {
-    return await body();
-  } finally {
-    if (own === undefined) delete (globalThis as { crypto?: unknown }).crypto;
-    else Object.defineProperty(globalThis, 'crypto', own);
-  }
 }
 
 /** A `crypto` without `subtle` (an insecure context), one whose digest counts calls, one that refuses. */

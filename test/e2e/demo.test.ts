@@ -3,11 +3,11 @@
 // check that nothing left 127.0.0.1 and nothing broke the CSP. Screenshots go to test-results/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { fixturePath } from '../helpers/fixtures.ts';
-import { buildDemo, CHROMIUM, PROJECT_ROOT, serveStatic, type StaticServer } from './serve.ts';
+import { buildDemo, CHROMIUM, DEMO_DIST, PROJECT_ROOT, serveStatic, type StaticServer } from './serve.ts';
 
 const RESULTS = join(PROJECT_ROOT, 'test-results');
 
@@ -142,6 +142,18 @@ describe('demo page (vite build, strict CSP, Chromium)', { timeout: 240_000 }, (
       /Pass: this Zaxy disclosed subset is intact/,
     );
     await page.locator('#pin-clear').click();
+  });
+
+  it('the built demo ships compiled code only (no TypeScript source copied as an asset)', async () => {
+    const assets = await readdir(join(DEMO_DIST, 'assets'));
+    assert.ok(
+      assets.some((name) => /^entry-hash-worker-[\w-]+\.js$/.test(name)),
+      assets.join(' '),
+    );
+    assert.deepEqual(
+      assets.filter((name) => name.endsWith('.ts')),
+      [],
+    );
   });
 
   it('made no request outside 127.0.0.1 and broke no CSP rule', () => {

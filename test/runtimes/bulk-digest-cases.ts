@@ -6,6 +6,7 @@
 // data, content that does not parse), some needing the general base64 decoder; one export has
 // JSON escapes, and a coordinator export nests them in child exports.
 import type { Sha256 } from '../../src/crypto/sha256.ts';
+import type { Report } from '../../src/report.ts';
 import { toHex } from '../../src/encoding/hex.ts';
 
 const encoder = new TextEncoder();
@@ -152,4 +153,19 @@ export function bulkDigestCases(sha256: Sha256): [string, Uint8Array][] {
     ['coordinator-export.json', encoder.encode(JSON.stringify(coordinator))],
     ['escaped-export.json', encoder.encode(escaped)],
   ];
+}
+
+/** A report as the paths must agree on it (its timings aside). */
+export const comparable = ({ stats: _stats, ...rest }: Report): string => JSON.stringify(rest);
+
+/** Runs `body` with `globalThis.crypto` replaced by `value`, restoring it afterwards. */
+export async function withCrypto<T>(value: unknown, body: () => Promise<T>): Promise<T> {
+  const own = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
+  Object.defineProperty(globalThis, 'crypto', { value, configurable: true, writable: true });
+  try {
+    return await body();
+  } finally {
+    if (own === undefined) delete (globalThis as { crypto?: unknown }).crypto;
+    else Object.defineProperty(globalThis, 'crypto', own);
+  }
 }

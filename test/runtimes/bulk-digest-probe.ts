@@ -9,6 +9,7 @@ import { toHex } from '../../src/encoding/hex.ts';
 import { sha256Digest, verifyAgentxchain } from '../../src/index.ts';
 import type { Report } from '../../src/report.ts';
 import { loadSha256 } from '#sha256';
+import { comparable, withCrypto } from './bulk-digest-cases.ts';
 
 /** What one document gave. */
 export interface HashingPaths {
@@ -18,20 +19,6 @@ export interface HashingPaths {
   readonly digestsAgree: boolean;
   /** This runtime's BULK_DIGEST_MIN_BYTES. */
   readonly threshold: number;
-}
-
-const comparable = ({ stats: _stats, ...rest }: Report): string => JSON.stringify(rest);
-
-/** Runs `body` with `globalThis.crypto` replaced by `value`, restoring it afterwards. */
-async function withCrypto<T>(value: unknown, body: () => Promise<T>): Promise<T> {
-  const own = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
-  Object.defineProperty(globalThis, 'crypto', { value, configurable: true, writable: true });
-  try {
-    return await body();
-  } finally {
-    if (own === undefined) delete (globalThis as { crypto?: unknown }).crypto;
-    else Object.defineProperty(globalThis, 'crypto', own);
-  }
 }
 
 /** Verifies `bytes` with each hashing path (see the module comment). */

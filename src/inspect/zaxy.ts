@@ -176,8 +176,13 @@ function buildIndex(source: InspectSource): ZaxyIndex {
   let listKey: ZaxyIndex['listKey'] = '';
   let unsigned = false;
   let count = 0;
+  /** Where each other root member's value starts (the last of a repeated key, as in Python). */
+  const memberOffsets = new Map<string, number>();
   const result = readJsonDocument(bytes, {
     streamKeys: ['entries', 'disclosed'],
+    member(key, node) {
+      memberOffsets.set(key, valueOffset(node.tape, node.node));
+    },
     startArray(key, root) {
       // The last `disclosed` or `entries` list wins, as in Python; a subset's is `disclosed`.
       if (listKey === 'disclosed' && key === 'entries') return;
@@ -222,8 +227,8 @@ function buildIndex(source: InspectSource): ZaxyIndex {
     kinds,
     actors,
     times,
-    header: root === undefined ? [] : headerFields(root),
-    anchor: root?.has('anchor') && root.get('anchor') !== null ? textOf(root.get('anchor') as JsonValue) : '',
+    header: root === undefined ? [] : headerFields(root, (key) => memberText(bytes, memberOffsets, key)),
+    anchor: root?.has('anchor') && root.get('anchor') !== null ? memberText(bytes, memberOffsets, 'anchor') : '',
     unreadable,
     filtered: new Map(),
     search: undefined,
@@ -235,16 +240,26 @@ function optionalText(value: DisplayValue | undefined): string {
   return value === null ? '' : scalarText(value);
 }
 
-function textOf(value: JsonValue): string {
+function textOf(value: DisplayValue): string {
   return lexeme(value) ?? prettyJson(value);
 }
 
-function headerFields(root: ReadonlyMap<string, JsonValue | StreamedArray>): [string, string][] {
+/** A root member's value as text, re-read from the bytes so its numbers keep their lexemes. */
+function memberText(bytes: Uint8Array, offsets: ReadonlyMap<string, number>, key: string): string {
+  const offset = offsets.get(key);
+  const read = offset === undefined ? undefined : readDisplayJsonAt(bytes, offset);
+  return read?.ok === true ? textOf(read.value) : '';
+}
+
+function headerFields(
+  root: ReadonlyMap<string, JsonValue | StreamedArray>,
+  text: (key: string) => string,
+): [string, string][] {
   const fields: [string, string][] = [];
   const add = (key: string) => {
     const value = root.get(key);
     if (value === undefined || isStreamed(value)) return;
-    fields.push([key, textOf(value)]);
+    fields.push([key, text(key)]);
   };
   for (const key of HEADER_ORDER) add(key);
   for (const key of root.keys())

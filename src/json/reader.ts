@@ -91,6 +91,8 @@ export interface DocumentVisitor {
   startArray(key: string, root: ReadonlyMap<string, JsonValue | StreamedArray>): void;
   /** One element of a streamed array. */
   element(key: string, index: number, element: TapeNode): void;
+  /** Every other root member, as read (before it is materialised into `root`). */
+  member?(key: string, value: TapeNode): void;
 }
 
 export type ReadDocumentResult =
@@ -518,6 +520,13 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         tape.length = 0;
         const end = scanValue(context, at, 1);
         if (end < 0 || (end === length && !final)) return failed(at);
+        if (visitor.member !== undefined) {
+          const value = walk.element;
+          value.bytes = bytes;
+          value.tape = tape.data;
+          value.node = 0;
+          visitor.member(walk.key, value);
+        }
         root.set(walk.key, materialize(bytes, tape.data, 0));
         walk.pos = end;
         walk.state = 'after-member';

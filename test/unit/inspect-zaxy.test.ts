@@ -90,6 +90,22 @@ describe('Zaxy inspector', () => {
     assert.equal(overview.anchor, '');
   });
 
+  it('shows header fields and the anchor with their numbers as written, the last of a repeated key', () => {
+    const text = new TextDecoder()
+      .decode(readFileSync(new URL('../fixtures/zaxy/signed-ed25519-n5-tamper-unknown-fields.json', import.meta.url)))
+      .replace(
+        '"anchor": null,',
+        '"rate": 1, "rate": 1.50, "limits": {"max": 2E0, "big": 18446744073709551616}, "anchor": {"height": 7.0, "at": 1e5},',
+      );
+    const page = open(sourceOf(new TextEncoder().encode(text)));
+    const overview = page({ filter: { view: 'overview' } }).items[0] as ZaxyOverview;
+    const header = new Map(overview.header);
+    assert.equal(header.get('rate'), '1.50');
+    assert.equal(header.get('limits'), '{\n  "max": 2E0,\n  "big": 18446744073709551616\n}');
+    assert.equal(header.get('session_id'), 'agent-5');
+    assert.equal(overview.anchor, '{\n  "height": 7.0,\n  "at": 1e5\n}');
+  });
+
   it('filters by the selector axes, counts kinds, searches with exact counts and locates entries', () => {
     const page = open(fixture('signed-ml-dsa-65-semantic-unpinned.json'));
     const overview = page({ filter: { view: 'overview' } }).items[0] as ZaxyOverview;

@@ -17,6 +17,7 @@ import { readJson } from '../../src/json/reader.ts';
 import { toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import { verify } from '../../src/verify.ts';
 import { runCli } from '../helpers/cli.ts';
+import { manyBatchBundle } from '../helpers/signed-zaxy.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { nodeEntryHasher, nodeSha256 } from '../../bin/node-sha256.ts';
 import { chunkedStream } from '../runtimes/chunked.ts';
@@ -137,22 +138,6 @@ test('hashing entries on a worker thread gives the same report as hashing in pla
     );
   }
 });
-
-/**
- * A bundle of many batches for the entry hasher (fixtures are smaller than one batch, which is
- * hashed in place): the 33 entries of a fixture, `copies` times over, changed by `change`.
- */
-function manyBatchBundle(
-  copies: number,
-  change: (entries: { id: unknown; content: Record<string, unknown> }[]) => void,
-): Uint8Array {
-  const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as {
-    entries: { id: unknown; content: Record<string, unknown> }[];
-  };
-  bundle.entries = Array.from({ length: copies }, () => structuredClone(bundle.entries)).flat();
-  change(bundle.entries);
-  return new TextEncoder().encode(JSON.stringify(bundle));
-}
 
 // Large bundles go to the worker thread a batch at a time: every kind of entry problem, wherever
 // it is, must give the report that hashing in place gives.

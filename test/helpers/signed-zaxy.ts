@@ -4,11 +4,13 @@
 // json.dumps(indent=2) writes it.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { leafHash, merkleRoot } from '../../src/crypto/merkle.ts';
 import { toHex } from '../../src/encoding/hex.ts';
 import { canonicalJson, pythonJsonDumps } from '../../src/json/canonical.ts';
 import type { JsonObject, JsonValue } from '../../src/json/value.ts';
 import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
+import { fixturePath } from './fixtures.ts';
 
 /** An Ed25519 signer: its raw public key as hex, and its signature of a message. */
 export interface TestSigner {
@@ -71,4 +73,20 @@ export function signedZaxyBundle(contents: readonly JsonValue[], signer: TestSig
     ['signature', toHex(signer.sign(signed.bytes))],
   ]);
   return pythonJsonDumps(bundle, { indent: 2 });
+}
+
+/**
+ * A signed bundle of many batches for an entry hasher (fixtures are smaller than one batch, which
+ * is hashed in place): the 33 entries of a fixture, `copies` times over, changed by `change`.
+ */
+export function manyBatchBundle(
+  copies: number,
+  change: (entries: { id: unknown; content: Record<string, unknown> }[]) => void,
+): Uint8Array {
+  const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as {
+    entries: { id: unknown; content: Record<string, unknown> }[];
+  };
+  bundle.entries = Array.from({ length: copies }, () => structuredClone(bundle.entries)).flat();
+  change(bundle.entries);
+  return new TextEncoder().encode(JSON.stringify(bundle));
 }

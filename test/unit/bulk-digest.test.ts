@@ -15,22 +15,12 @@ import type { Report } from '../../src/report.ts';
 import { loadSha256 } from '../../wasm/sha256.ts';
 import { FIXTURES } from '../helpers/fixtures.ts';
 import { bulkDigestCases, HASHED_CASES } from '../runtimes/bulk-digest-cases.ts';
+import { withCrypto } from '../runtimes/bulk-digest-cases.ts';
 
 const hex = (bytes: Uint8Array | ArrayBuffer) =>
   Buffer.from(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes).toString('hex');
 const nodeHex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const withoutStats = ({ stats: _stats, ...rest }: Report) => rest;
-
-/** Runs `body` with `globalThis.crypto` replaced by `value`, restoring it afterwards. */
-async function withCrypto<T>(value: unknown, body: () => Promise<T>): Promise<T> {
-  const original = Object.getOwnPropertyDescriptor(globalThis, 'crypto')!;
-  Object.defineProperty(globalThis, 'crypto', { value, configurable: true, writable: true });
-  try {
-    return await body();
-  } finally {
-    Object.defineProperty(globalThis, 'crypto', original);
-  }
-}
 
 // What an insecure browser context keeps (the kit draws nonces from it): crypto without subtle.
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);

@@ -4,24 +4,10 @@
 // problem, and with findings cut short by maxFindings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import type { EntryHasherFactory } from '../../src/formats/zaxy/entry-hashes.ts';
-import { fixturePath } from '../helpers/fixtures.ts';
+import { manyBatchBundle } from '../helpers/signed-zaxy.ts';
 import { nodeSha256 } from '../../bin/node-sha256.ts';
-
-/** The 33 entries of a fixture, `copies` times over, changed by `change` (fixtures are less than one batch). */
-function manyBatchBundle(
-  copies: number,
-  change: (entries: { id: unknown; content: Record<string, unknown> }[]) => void,
-): Uint8Array {
-  const bundle = JSON.parse(readFileSync(fixturePath('zaxy', 'signed-ed25519-n33.json'), 'utf8')) as {
-    entries: { id: unknown; content: Record<string, unknown> }[];
-  };
-  bundle.entries = Array.from({ length: copies }, () => structuredClone(bundle.entries)).flat();
-  change(bundle.entries);
-  return new TextEncoder().encode(JSON.stringify(bundle));
-}
 
 /** A hasher that hands every batch back, copied, after a turn of the event loop; counts them. */
 function declining(): { factory: EntryHasherFactory; declined: () => number; rootsAsked: () => number } {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { sha256Digest, type Sha256 } from '../../src/index.ts';
 import { loadSha256 } from '#sha256';
+import { withCrypto } from '../runtimes/bulk-digest-cases.ts';
 
 const { compile, instantiate } = WebAssembly;
 const refusal = (): Promise<never> =>
@@ -20,17 +21,6 @@ WebAssembly.instantiate = instantiate;
 
 const nodeHex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-
-/** Runs `body` with `globalThis.crypto` replaced by `value`, restoring it afterwards. */
-async function withCrypto<T>(value: unknown, body: () => Promise<T>): Promise<T> {
-  const original = Object.getOwnPropertyDescriptor(globalThis, 'crypto')!;
-  Object.defineProperty(globalThis, 'crypto', { value, configurable: true, writable: true });
-  try {
-    return await body();
-  } finally {
-    Object.defineProperty(globalThis, 'crypto', original);
-  }
-}
 
 test('without WebAssembly, WebCrypto hashes buffers of every size', async () => {
   for (const size of [0, 64, 1000]) {

@@ -7,6 +7,7 @@
  */
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { readFailure } from './list-parts.ts';
+import { afterPaint } from './list-scroll.ts';
 import type { FetchPage } from './paged-items.ts';
 import type { ViewFinding } from './view-finding.ts';
 
@@ -19,6 +20,7 @@ export abstract class ContentView extends LitElement {
     findings: { attribute: false },
     _status: { state: true },
     _version: { state: true },
+    _tools: { state: true },
   };
 
   /** Asks the worker for a page of this artifact's view. */
@@ -34,6 +36,8 @@ export abstract class ContentView extends LitElement {
   declare protected _status: string;
   /** Bumped when a list is replaced, so the view draws again. */
   declare protected _version: number;
+  /** Whether the tools below the header (filters, tabs, search) are drawn (see `_toolsAfterPaint`). */
+  declare protected _tools: boolean;
 
   /** Resolves once the view shows the current filter and search. */
   ready: Promise<void> = Promise.resolve();
@@ -50,6 +54,7 @@ export abstract class ContentView extends LitElement {
     this.findings = [];
     this._status = '';
     this._version = 0;
+    this._tools = false;
   }
 
   /** A new `fetchPage` (a new artifact, or new bytes) loads the view afresh. */
@@ -59,6 +64,20 @@ export abstract class ContentView extends LitElement {
 
   /** Forgets what the last `fetchPage` showed and loads from the new one. */
   protected abstract _load(): Promise<void>;
+
+  /**
+   * Draws a view in steps, so no one task holds the main thread long: the header already drawn is
+   * painted, then the tools, and the promise resolves once they have been painted too (the list
+   * comes next).
+   */
+  protected _toolsAfterPaint(): Promise<void> {
+    return afterPaint()
+      .then(() => {
+        this._tools = true;
+        return this.updateComplete;
+      })
+      .then(afterPaint);
+  }
 
   /**
    * A page the worker could not give (the element was removed, the worker stopped, a newer

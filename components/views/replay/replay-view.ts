@@ -35,7 +35,6 @@ import { viewStyles } from '../common/view-styles.ts';
 import { styleProps } from '../common/style-props.ts';
 import { ContentView } from '../common/content-view.ts';
 import {
-  afterPaint,
   focusRow,
   keepInPlace,
   LatestJump,
@@ -239,7 +238,6 @@ export class VerifyExportReplay extends ContentView {
     _window: { state: true },
     _focus: { state: true },
     _marks: { state: true },
-    _tools: { state: true },
   };
 
   declare private _summary: ExecSummary | undefined;
@@ -247,8 +245,6 @@ export class VerifyExportReplay extends ContentView {
   declare private _window: ListWindow;
   declare private _focus: number;
   declare private _marks: readonly number[];
-  /** Whether the tabs, the search and the downloads are drawn (a frame after the outcome). */
-  declare private _tools: boolean;
 
   /** The lines the tab and the search ask for. */
   private _lines: PagedItems<ExecTerminalLine> | undefined;
@@ -276,7 +272,6 @@ export class VerifyExportReplay extends ContentView {
     this._window = { start: 0, end: 0, before: 0, after: 0 };
     this._focus = 0;
     this._marks = [];
-    this._tools = false;
   }
 
   protected override async _load(): Promise<void> {
@@ -284,13 +279,7 @@ export class VerifyExportReplay extends ContentView {
     this._tools = false;
     await this._loadSummary();
     // The outcome is drawn now; the tabs and the search after it has been painted, then the lines.
-    const tools = afterPaint()
-      .then(() => {
-        this._tools = true;
-        return this.updateComplete;
-      })
-      .then(afterPaint);
-    await this._reload(tools);
+    await this._reload(this._toolsAfterPaint());
   }
 
   /** Shows the first terminal line written by the record at or after the line a finding names. */

@@ -174,7 +174,6 @@ export class VerifyExportTranscript extends ContentView {
     _focus: { state: true },
     _marks: { state: true },
     _markdownStatus: { state: true },
-    _tools: { state: true },
   };
 
   declare private _overview: TranscriptOverview | undefined;
@@ -185,8 +184,6 @@ export class VerifyExportTranscript extends ContentView {
   declare private _focus: number;
   declare private _marks: TranscriptMarks;
   declare private _markdownStatus: string;
-  /** Whether the filters and the search are drawn (a frame after the header). */
-  declare private _tools: boolean;
 
   /** The list the filters and the search ask for. */
   private _items: PagedItems<TranscriptMessage> | undefined;
@@ -223,7 +220,6 @@ export class VerifyExportTranscript extends ContentView {
     this._focus = 0;
     this._marks = { kind: 'marks', errors: [], matches: [] };
     this._markdownStatus = '';
-    this._tools = false;
   }
 
   protected override async _load(): Promise<void> {
@@ -232,13 +228,7 @@ export class VerifyExportTranscript extends ContentView {
     this._opened.clear();
     await this._loadOverview();
     // The header is drawn now; the filters and the search after it has been painted, then the list.
-    const tools = afterPaint()
-      .then(() => {
-        this._tools = true;
-        return this.updateComplete;
-      })
-      .then(afterPaint);
-    await this._reload(tools);
+    await this._reload(this._toolsAfterPaint());
   }
 
   /** Shows the first message at or after the line a finding names (`line 17`); false when none. */

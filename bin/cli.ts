@@ -22,6 +22,13 @@ async function main(argv: readonly string[]): Promise<number> {
   return verifyCommand(argv);
 }
 
+// A reader that stops early (`verify-export … | head`) ends the run quietly: nothing more can be
+// shown. The exit code is the run's as far as it is known: each command sets it before printing.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

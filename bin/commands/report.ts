@@ -101,9 +101,12 @@ async function print(args: ReportArgs, report: AgentxchainReport): Promise<numbe
     if (report.overall !== 'pass' && process.stdout.isTTY === true && !process.env['NO_COLOR'])
       output = `\u001b[31m${output}\u001b[39m`;
   }
+  // Known before writing: a reader that stops early (`| head`) still gets it (bin/cli.ts).
+  const code = agentxchainReportExitCode(report);
+  process.exitCode = code;
   // Every byte, also through a pipe (the reference can lose the tail of a large report there).
   await writeInSlices(`${output}\n`);
-  return agentxchainReportExitCode(report);
+  return code;
 }
 
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -77,35 +77,57 @@ async function verifyOne(args: CliArgs, target: InputTarget): Promise<number> {
   reportTimeout(args, outcome);
   if (args.annotations === 'github') process.stderr.write(githubAnnotations(outcome, workspace()));
   if ('unreadable' in outcome) return printUnreadable(args, outcome.label, outcome.unreadable);
+  const code = print(args, outcome.report);
   if (args.format === 'junit' && !args.quiet)
     process.stdout.write(renderJunit([outcome], outcome.report.stats.duration_ms));
-  return print(args, outcome.report);
+  return code;
 }
 
 /** The report, in the format asked for (nothing with --quiet); returns the exit code. */
 function print(args: CliArgs, report: Report): number {
-  const write = (text: string): void => {
-    if (!args.quiet) process.stdout.write(text);
-  };
+  const { text, code } = rendered(args, report);
+  // Known before writing: a reader that stops early (`| head`) still gets it (bin/cli.ts).
+  process.exitCode = code;
+  if (!args.quiet && text !== undefined) process.stdout.write(text);
+  return code;
+}
+
+/** The report's text in the format asked for (none for junit, printed by the caller), and the exit code. */
+function rendered(args: CliArgs, report: Report): { text: string | undefined; code: number } {
   if (args.compat === 'agentxchain') {
     const compat = toAgentxchainJson(report);
-    if (args.format === 'json') write(`${JSON.stringify(compat, null, 2)}\n`);
-    else write(renderText(report, process.stdout.isTTY === true));
-    return EXIT[compat['overall'] as Report['overall']] ?? 2;
+    return {
+      text:
+        args.format === 'json'
+          ? `${JSON.stringify(compat, null, 2)}\n`
+          : renderText(report, process.stdout.isTTY === true),
+      code: EXIT[compat['overall'] as Report['overall']] ?? 2,
+    };
   }
   if (args.compat === 'zaxy') {
     const compat = toZaxyJson(report);
-    if (args.format === 'json') write(`${JSON.stringify(compat, null, 2)}\n`);
-    else write(compat['ok'] ? 'verify: OK\n' : `verify: FAIL - ${safeText(String(compat['reason']))}\n`);
-    return compat['ok'] ? 0 : report.overall === 'error' ? 2 : 1;
+    return {
+      text:
+        args.format === 'json'
+          ? `${JSON.stringify(compat, null, 2)}\n`
+          : compat['ok']
+            ? 'verify: OK\n'
+            : `verify: FAIL - ${safeText(String(compat['reason']))}\n`,
+      code: compat['ok'] ? 0 : report.overall === 'error' ? 2 : 1,
+    };
   }
-  if (args.format === 'json') write(`${JSON.stringify(report, null, 2)}\n`);
-  else if (args.format === 'text') write(renderText(report, process.stdout.isTTY === true));
-  return EXIT[report.overall];
+  const text =
+    args.format === 'json'
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : args.format === 'text'
+        ? renderText(report, process.stdout.isTTY === true)
+        : undefined;
+  return { text, code: EXIT[report.overall] };
 }
 
 /** A file that cannot be opened: AgentXchain's command-error shape with JSON, else a message on stderr. */
 function printUnreadable(args: CliArgs, label: string, message: string): number {
+  process.exitCode = 2;
   if (args.format === 'json' && !args.quiet) {
     process.stdout.write(`${JSON.stringify({ overall: 'error', input: label, message }, null, 2)}\n`);
   } else {
@@ -134,8 +156,13 @@ async function verifyMany(args: CliArgs, targets: readonly InputTarget[]): Promi
   const kept: Outcome[] = [];
   let printed = 0;
   let worst = 0;
+  let emitted = 0;
   const emit = (outcome: Outcome): void => {
     worst = Math.max(worst, 'report' in outcome ? EXIT[outcome.report.overall] : 2);
+    // For a reader that stops early (bin/cli.ts): the worst verdict once every input is shown;
+    // before that, inputs are left unverified, which is never a pass.
+    emitted++;
+    process.exitCode = emitted === targets.length ? worst : Math.max(worst, 2);
     reportTimeout(args, outcome);
     if (args.annotations === 'github') process.stderr.write(githubAnnotations(outcome, workspace()));
     if (args.quiet) {
@@ -152,11 +179,6 @@ async function verifyMany(args: CliArgs, targets: readonly InputTarget[]): Promi
       progress.around(() => process.stdout.write(renderOutcomeLine(outcome, process.stdout.isTTY === true)));
     }
   };
-  // A reader that stops early (`| head`) ends the run: nothing more can be shown.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(worst);
-    throw error;
-  });
   try {
     await verifyAll(targets, {
       jobs: args.jobs,

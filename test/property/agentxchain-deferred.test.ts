@@ -143,6 +143,43 @@ test("the deferred reader gives JSON.parse's value, key order included, for any 
   );
 });
 
+test('large chunks kept as they are and small ones copied, in any mix, read as JSON.parse reads the text', async () => {
+  // Chunks of 64 KiB or more that are (nearly) their whole buffer are kept rather than copied;
+  // strings then span kept and copied blocks. A padding entry makes the document several such chunks long.
+  await fc.assert(
+    fc.asyncProperty(
+      exportDocument,
+      fc.array(fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 65_536, max: 140_000 })), {
+        minLength: 1,
+        maxLength: 8,
+      }),
+      fc.boolean(),
+      async (document, sizes, offsetViews) => {
+        const padding = { format: 'text', content_base64: 'QUJD'.repeat(60_000), data: 'x'.repeat(90_000) };
+        const large = { ...document, files: { ...(document as { files?: object }).files, 'pad.txt': padding } };
+        const bytes = encoder.encode(JSON.stringify(large));
+        const pieces: Uint8Array[] = [];
+        for (let from = 0, i = 0; from < bytes.length; i++) {
+          const size = Math.min(sizes[i % sizes.length]!, bytes.length - from);
+          // Whole buffers (kept), or views at an offset into a buffer a little larger (kept only when large).
+          const piece = offsetViews ? new Uint8Array(new ArrayBuffer(size + 7), 5, size) : new Uint8Array(size);
+          piece.set(bytes.subarray(from, from + size));
+          pieces.push(piece);
+          from += size;
+        }
+        const parsed = await readDocument(
+          new ReadableStream({ pull: (c) => void (pieces.length ? c.enqueue(pieces.shift()!) : c.close()) }),
+          { maxBytes: 1 << 30 },
+        );
+        const expected = reference(bytes);
+        assert.ok(parsed.ok && expected.ok);
+        assertSameDocument(structuredClone(parsed.value), expected.value);
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
 test("damaged exports: the same verdict, and V8's message for the exact text when it does not parse", async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -278,4 +315,23 @@ test('tokenEqualsUtf8 says equal only when the strings are equal, and decides ev
   const broken = Uint8Array.from([0x22, 0x61, 0xe2, 0x5c, 0x6e, 0x22]); // "a<E2>\n"
   assert.equal(tokenEqualsUtf8(broken, Uint8Array.from([0x61, 0xe2, 0x0a])), true);
   assert.equal(nodeText(Uint8Array.from([0x61, 0xe2, 0x0a])), JSON.parse(nodeText(broken)) as string);
+});
+
+test('tokenEqualsUtf8 finds a single differing byte at any position of a run, at any alignment', () => {
+  for (let length = 0; length <= 40; length++) {
+    const text = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ'.slice(0, length);
+    for (const offset of [0, 1, 3]) {
+      // The content at an odd offset into its buffer, so the word reads meet every alignment.
+      const bytes = new Uint8Array(new ArrayBuffer(length + offset), offset, length);
+      bytes.set(encoder.encode(text));
+      const token = encoder.encode(JSON.stringify(text));
+      assert.equal(tokenEqualsUtf8(token, bytes), true);
+      for (let at = 0; at < length; at++) {
+        const changed = bytes.slice();
+        changed[at] = changed[at]! ^ 0x01;
+        assert.equal(tokenEqualsUtf8(token, changed), undefined, `length ${length}, byte ${at}`);
+      }
+      assert.equal(tokenEqualsUtf8(token, bytes.subarray(0, Math.max(0, length - 1))), length === 0 ? true : undefined);
+    }
+  }
 });

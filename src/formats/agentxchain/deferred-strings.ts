@@ -340,10 +340,14 @@ export class ExportSkimmer {
 }
 
 /**
- * The document's bytes, addressed by absolute offsets, copied into blocks of our own. A stream's
- * chunks may be small views of much larger buffers (workerd hands out its request body that way),
- * and keeping the chunks would keep those buffers whole: a 54 MB export held 200 MB in workerd.
- * Blocks start at 64 KiB, so small documents stay small, and double up to 1 MiB.
+ * The document's bytes, addressed by absolute offsets, in blocks. A stream's chunks may be small
+ * views of much larger buffers (workerd hands out its request body that way), and keeping such
+ * chunks would keep those buffers whole: a 54 MB export held 200 MB in workerd. So small chunks
+ * are copied into blocks of our own, which start at 64 KiB, so small documents stay small, and
+ * double up to 1 MiB. A chunk of at least 64 KiB that is nearly all of its own buffer (the CLI's
+ * 1 MiB file reads, a browser File's reads) is kept as it is: copying it would only cost time and
+ * a second copy of the document. A stream's chunks are the reader's once read (WHATWG Streams);
+ * a source that wrote into a chunk after handing it over would change what is verified.
  */
 class ChunkList {
   readonly #blocks: Uint8Array[] = [];
@@ -363,6 +367,7 @@ class ChunkList {
   }
 
   push(chunk: Uint8Array): void {
+    if (isOwnBuffer(chunk)) return this.#adopt(chunk);
     let from = 0;
     while (from < chunk.byteLength) {
       let block = this.#blocks[this.#blocks.length - 1];
@@ -378,6 +383,17 @@ class ChunkList {
       this.#length += take;
       from += take;
     }
+  }
+
+  /** Keeps `chunk` as the next block, after the used part of the last one. */
+  #adopt(chunk: Uint8Array): void {
+    const last = this.#blocks.length - 1;
+    if (last >= 0 && this.#used < this.#blocks[last]!.byteLength)
+      this.#blocks[last] = this.#blocks[last]!.subarray(0, this.#used);
+    this.#blocks.push(chunk);
+    this.#starts.push(this.#length);
+    this.#used = chunk.byteLength;
+    this.#length += chunk.byteLength;
   }
 
   /** Bytes [start, end): a view when they lie in one block, else a copy. */
@@ -415,6 +431,15 @@ class ChunkList {
 
 const MIN_BLOCK_BYTES = 64 * 1024;
 const MAX_BLOCK_BYTES = 1024 * 1024;
+
+/** Whether `chunk` is kept rather than copied: 64 KiB or more, and at least 3/4 of a buffer of its own. */
+function isOwnBuffer(chunk: Uint8Array): boolean {
+  return (
+    chunk.byteLength >= MIN_BLOCK_BYTES &&
+    chunk.buffer instanceof ArrayBuffer &&
+    chunk.byteLength * 4 >= chunk.buffer.byteLength * 3
+  );
+}
 
 /** Sixteen random hex digits (at call time: workerd forbids random values at module top level). */
 function randomNonce(): string {

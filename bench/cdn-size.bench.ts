@@ -44,7 +44,7 @@ try {
   );
   const common = [...firstLoad, ...closure(['verify-worker.js', holding('dist/components/report-view.js')], false)];
   for (const format of ['agentxchain', 'zaxy', 'agent-history', 'codex-exec']) {
-    const loaded = new Set([...common, ...closure([holding(`dist/src/formats/${format}/index.js`)], true)]);
+    const loaded = new Set([...common, ...closure([holding(`dist/src/formats/${format}/verify.js`)], true)]);
     const target = format === 'agentxchain' ? `, target ≤ ${kb(AGENTXCHAIN_TARGET)}` : '';
     console.log(
       `${format}: ${kb(gzip(loaded))} gzip in ${loaded.size} file(s), every dynamic import below its verifier counted (an upper bound)${target}`,

@@ -23,6 +23,9 @@ requireBenchFiles(
 );
 const wallStart = performance.now();
 
+/** How long a person takes to choose a file once the chooser is open (at the least). */
+const HUMAN_CHOOSE_MS = 1000;
+
 /** Runs of each picked → verdict figure (median printed). */
 const PICK_RUNS = Number(process.env['PICK_RUNS'] ?? 5);
 /**
@@ -125,25 +128,31 @@ try {
   // Issue 20's figure: in a fresh context (cold cache) per run, the time from picking the file to
   // the verdict, worker start-up, module and WASM loading and reading the File included, against
   // the reference tools' own wall times (no reference tool runs here: their recorded figures).
+  // Two ways to pick: the file set on the input at once (no sign of intent before it), and as a
+  // person does, through the file chooser opened by a click, a second to choose (the element starts
+  // its worker on the click).
   for (const { name, file, reference, target } of PICK_TO_VERDICT) {
-    const times: number[] = [];
-    for (let run = 0; run < PICK_RUNS; run++) {
-      const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const freshPage = await fresh.newPage();
-      await freshPage.goto(`${server.origin}/`);
-      const result = await verifyFile(freshPage, join(BENCH_DATA, file));
-      if (result.overall !== 'pass') throw new Error(`${name}: expected pass, got ${result.overall}`);
-      times.push(result.totalMs);
-      await fresh.close();
+    for (const way of ['set at once', 'chosen 1 s after the click']) {
+      const times: number[] = [];
+      for (let run = 0; run < PICK_RUNS; run++) {
+        const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        const freshPage = await fresh.newPage();
+        await freshPage.goto(`${server.origin}/`);
+        const path = join(BENCH_DATA, file);
+        const result = await verifyFile(freshPage, path, way === 'set at once' ? undefined : HUMAN_CHOOSE_MS);
+        if (result.overall !== 'pass') throw new Error(`${name}: expected pass, got ${result.overall}`);
+        times.push(result.totalMs);
+        await fresh.close();
+      }
+      const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+      console.log(
+        `built demo, fresh page, ${name}, ${way}: picked → verdict median ${median.toFixed(0)} ms of ${times
+          .map((t) => t.toFixed(0))
+          .join(
+            ' / ',
+          )}; ${reference.map(([label, seconds]) => `${((seconds * 1000) / median).toFixed(2)}× ${label} (${seconds} s)`).join(', ')} (target ≥ ${target}×)`,
+      );
     }
-    const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-    console.log(
-      `built demo, fresh page, ${name}: picked → verdict median ${median.toFixed(0)} ms of ${times
-        .map((t) => t.toFixed(0))
-        .join(
-          ' / ',
-        )}; ${reference.map(([label, seconds]) => `${((seconds * 1000) / median).toFixed(2)}× ${label} (${seconds} s)`).join(', ')} (target ≥ ${target}×)`,
-    );
   }
 } finally {
   await browser.close();
@@ -165,7 +174,11 @@ interface Run {
   readonly bytes: number;
 }
 
-async function verifyFile(page: import('playwright-core').Page, path: string): Promise<Run> {
+/**
+ * Picks `path` in the element and waits for its verdict: set on the file input at once, or, with
+ * `chooseMs`, through the file chooser a click on the drop zone opens, `chooseMs` after the click.
+ */
+async function verifyFile(page: import('playwright-core').Page, path: string, chooseMs?: number): Promise<Run> {
   await page.waitForFunction(() => customElements.get('verify-export') !== undefined);
   await page.evaluate(() => {
     const element = document.querySelector('verify-export')!;
@@ -221,7 +234,15 @@ async function verifyFile(page: import('playwright-core').Page, path: string): P
       { once: true },
     );
   });
-  await page.locator('verify-export input[type="file"]').setInputFiles(path);
+  if (chooseMs === undefined) await page.locator('verify-export input[type="file"]').setInputFiles(path);
+  else {
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.locator('verify-export [part="dropzone"]').click(),
+    ]);
+    await page.waitForTimeout(chooseMs);
+    await chooser.setFiles(path);
+  }
   await page.waitForFunction(() => (window as unknown as { __bench: { done: number } }).__bench.done > 0, undefined, {
     timeout: 300_000,
   });

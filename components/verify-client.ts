@@ -45,6 +45,11 @@ export interface VerifierClient {
   runReport(verified: Report, now?: number, run?: RunOptions): Promise<RunReport>;
   /** The diff of an export this client verified (left) against `right`. */
   compare(verified: Report, right: WorkerSource, rightName: string, run?: RunOptions): Promise<Comparison>;
+  /**
+   * Starts the worker and has it load what every verification needs, ahead of a verify that is
+   * about to come (a person choosing a file). Nothing happens when the worker is already running.
+   */
+  warm(): void;
   /** Resolves once no job is in flight (cancelled jobs acknowledged or their worker terminated). */
   idle(): Promise<void>;
   /** Terminates the worker; pending jobs reject. */
@@ -161,7 +166,11 @@ export function createVerifierClient(createWorker: () => Worker = startWorker): 
     return started;
   }
 
-  function submit<T extends Answer>(request: ToWorker, transfer: Transferable[], run: RunOptions): Promise<T> {
+  function submit<T extends Answer>(
+    request: Exclude<ToWorker, { readonly type: 'warm' }>,
+    transfer: Transferable[],
+    run: RunOptions,
+  ): Promise<T> {
     const { signal, onProgress } = run;
     if (signal?.aborted) return Promise.reject(abortError());
     const target = ensureWorker();
@@ -186,6 +195,9 @@ export function createVerifierClient(createWorker: () => Worker = startWorker): 
   }
 
   return {
+    warm() {
+      if (worker === undefined) ensureWorker().postMessage({ type: 'warm' } satisfies ToWorker);
+    },
     verify(source, options, run = {}) {
       const id = nextId++;
       return submit<Report>({ type: 'verify', id, source, options }, transferList(source), run);

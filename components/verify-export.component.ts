@@ -504,7 +504,18 @@ export class VerifyExportElement extends LitElement {
   }
 
   private _openPicker(): void {
+    this._warm();
     this.renderRoot.querySelector<HTMLInputElement>('input[type="file"]')?.click();
+  }
+
+  /**
+   * A person is choosing or dragging a file: the worker starts and loads its WebAssembly, and the
+   * report view loads, while they do (a quarter of a second of the first verdict of a large file
+   * on a fresh page; docs/architecture.md, 'Benchmarks'). A page nobody uses starts nothing.
+   */
+  private _warm(): void {
+    (this._client ??= createVerifierClient()).warm();
+    void loadReportView().catch(() => undefined);
   }
 
   private _onKeyDown(event: KeyboardEvent): void {
@@ -524,6 +535,7 @@ export class VerifyExportElement extends LitElement {
 
   private _onDragOver(event: DragEvent): void {
     event.preventDefault();
+    if (event.type === 'dragenter') this._warm();
     if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
     this._dragging = true;
   }

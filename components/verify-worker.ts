@@ -14,6 +14,7 @@
 import { verify, type AutoVerifyOptions } from '../src/verify.ts';
 import type { VerifyInput } from '../src/stream/input.ts';
 import { resolveLimits } from '../src/limits.ts';
+import { resolveSha256 } from '../src/verifier-lifecycle.ts';
 import { keepWhileVerifying, type KeptInput, type Keeping } from './verified-bytes.ts';
 import type { FromWorker, ToWorker, WorkerSource, WorkerVerifyOptions } from './worker-protocol.ts';
 import type { JobContext, OtherJob } from './worker-jobs.ts';
@@ -51,6 +52,10 @@ scope.addEventListener('message', (event) => {
       break;
     case 'cancel':
       running.get(message.id)?.abort();
+      break;
+    case 'warm':
+      // Loaded once and kept; a host that refuses it gets kit.sha256_unavailable at the verify.
+      void resolveSha256({}).catch(() => undefined);
       break;
     default:
       void runOther(message);

@@ -22,8 +22,8 @@ export interface JobContext {
   openSource(source: WorkerSource, signal: AbortSignal): Promise<VerifyInput>;
 }
 
-/** A job this module answers (every message but `verify` and `cancel`). */
-export type OtherJob = Exclude<ToWorker, { readonly type: 'verify' | 'cancel' }>;
+/** A job this module answers (every message but `verify`, `cancel` and `warm`). */
+export type OtherJob = Exclude<ToWorker, { readonly type: 'verify' | 'cancel' | 'warm' }>;
 
 /**
  * Runs one job to its answer (a failure throws, with the reason as its message).

@@ -81,7 +81,12 @@ export type ToWorker =
       readonly request: InspectRequest;
       readonly view?: string;
     }
-  | { readonly type: 'cancel'; readonly id: number };
+  | { readonly type: 'cancel'; readonly id: number }
+  /**
+   * A person is about to pick or drop a file: load what every verification needs (the default
+   * SHA-256's WebAssembly) now, while they choose. No answer; a failure shows at the next verify.
+   */
+  | { readonly type: 'warm' };
 
 export type FromWorker =
   | { readonly type: 'progress'; readonly id: number; readonly bytesRead: number; readonly totalBytes?: number }

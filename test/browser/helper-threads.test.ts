@@ -118,7 +118,8 @@ describe('helper workers give the report of one thread', () => {
       ['bundle cut short.json.gz', gz.subarray(0, gz.byteLength >> 1), {}, undefined],
       ['bundle cut short.json', bundle.subarray(0, bundle.byteLength >> 1), {}, undefined],
       ['one finding kept', bundle, { limits: { maxFindings: 1 } }, true],
-      ['over maxBufferedBytes', bundle, { limits: { maxBufferedBytes: bundle.byteLength >> 1 } }, false],
+      // The limit is met while reading: batches before it may already be with the helper.
+      ['over maxBufferedBytes', bundle, { limits: { maxBufferedBytes: bundle.byteLength >> 1 } }, undefined],
       ['pinned to another key', bundle, { expectPublicKey: '00'.repeat(32) }, true],
       ['an AgentXchain export', await fixtureBytes('agentxchain/real-fresh.json'), {}, false],
       ['agent-history .ndjson.gz', await fixtureBytes('agent-history/design-small.ndjson.gz'), {}, false],

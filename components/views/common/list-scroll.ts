@@ -204,18 +204,25 @@ export class StagedDraw {
 }
 
 /**
- * Runs `change` (which draws rows above `anchor`, or changes the spacer above it), then scrolls
- * by as much as `anchor` moved, so what is on screen stays where it was. The position is read
- * before the change (the layout is then clean) and after it, then written once.
+ * Draws rows `range` in place of those drawn (`drawn`) through `draw`. When rows come in above
+ * those drawn, the first row drawn before (`[data-index]` in `root`) stays where it is on screen:
+ * its position is read before the change (the layout is then clean) and after it, and `scroller`
+ * moves by as much as it moved, written once.
+ * @example
+ * await drawKeepingPlace(this.renderRoot, this._scroller(), drawn, range, async () => { ... });
  */
-export async function keepInPlace(
+export async function drawKeepingPlace(
+  root: ParentNode,
   scroller: HTMLElement | null,
-  anchor: HTMLElement | null,
-  change: () => Promise<void>,
+  drawn: RowRange,
+  range: RowRange,
+  draw: () => Promise<void>,
 ): Promise<void> {
-  if (scroller === null || anchor === null || !anchor.isConnected) return change();
+  const rowsComeAbove = range.start < drawn.start && drawn.start < drawn.end;
+  const anchor = rowsComeAbove ? root.querySelector<HTMLElement>(`[data-index="${drawn.start}"]`) : null;
+  if (scroller === null || anchor === null || !anchor.isConnected) return draw();
   const before = anchor.getBoundingClientRect().top;
-  await change();
+  await draw();
   if (!anchor.isConnected) return;
   const moved = anchor.getBoundingClientRect().top - before;
   if (Math.abs(moved) >= 1) scroller.scrollTop += moved;

@@ -35,8 +35,8 @@ import { viewStyles } from '../common/view-styles.ts';
 import { styleProps } from '../common/style-props.ts';
 import { ContentView } from '../common/content-view.ts';
 import {
+  drawKeepingPlace,
   focusRow,
-  keepInPlace,
   LatestJump,
   OncePerFrame,
   screenRows,
@@ -383,18 +383,11 @@ export class VerifyExportReplay extends ContentView {
   private async _drawRows(lines: PagedItems<ExecTerminalLine>, range: RowRange): Promise<boolean> {
     if (this._lines !== lines) return false;
     const drawn = this._drawn === lines ? this._window : NO_WINDOW;
-    const draw = async () => {
+    await drawKeepingPlace(this.renderRoot, this._scroller(), drawn, range, async () => {
       this._drawn = lines;
       this._window = windowOf(lines.total, range.start, range.end, LINE_HEIGHT);
       await this.updateComplete;
-    };
-    if (range.start < drawn.start && drawn.start < drawn.end)
-      await keepInPlace(
-        this._scroller(),
-        this.renderRoot.querySelector<HTMLElement>(`[data-index="${drawn.start}"]`),
-        draw,
-      );
-    else await draw();
+    });
     return this._lines === lines;
   }
 

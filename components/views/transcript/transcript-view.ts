@@ -42,8 +42,8 @@ import { styleProps } from '../common/style-props.ts';
 import { ContentView } from '../common/content-view.ts';
 import {
   afterPaint,
+  drawKeepingPlace,
   focusRow,
-  keepInPlace,
   LatestJump,
   measuredRowHeight,
   OncePerFrame,
@@ -348,19 +348,12 @@ export class VerifyExportTranscript extends ContentView {
   private async _drawRows(items: PagedItems<TranscriptMessage>, range: RowRange): Promise<boolean> {
     if (this._items !== items) return false;
     const drawn = this._drawn === items ? this._window : NO_WINDOW;
-    const draw = async () => {
+    await drawKeepingPlace(this.renderRoot, this._scroller(), drawn, range, async () => {
       this._drawn = items;
       this._window = windowOf(items.total, range.start, range.end, this._rowHeight);
       await this.updateComplete;
-    };
-    if (range.start < drawn.start && drawn.start < drawn.end)
-      await keepInPlace(this._scroller(), this._card(drawn.start), draw);
-    else await draw();
+    });
     return this._items === items;
-  }
-
-  private _card(index: number): HTMLElement | null {
-    return this.renderRoot.querySelector<HTMLElement>(`[data-index="${index}"]`);
   }
 
   /**

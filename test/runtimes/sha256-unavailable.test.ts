@@ -1,8 +1,8 @@
 // A host that refuses WebAssembly (a page whose CSP lacks 'wasm-unsafe-eval', a Workers bundle made
 // without the `.wasm` module) is told what to do: every verifier reports `kit.sha256_unavailable`
 // naming `options.sha256` and `initSha256`, disclosure answers the same reason, and the edge
-// answers 503, never a 500 or `kit.internal_error`. The refusal is simulated as workerd words it,
-// before anything in this process has loaded the default SHA-256 (each test file is its own process).
+// answers 503, never a 500 or `kit.internal_error`. The refusal is simulated by
+// test/helpers/refused-wasm.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -10,19 +10,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { discloseSubset, verify, type Report, type Sha256 } from '../../src/index.ts';
 import { handleVerifyRequest } from '../../src/edge/index.ts';
-import { loadSha256 } from '#sha256';
+import { refuseDefaultSha256 } from '../helpers/refused-wasm.ts';
 import { PROJECT_ROOT } from '../helpers/fixtures.ts';
 
-// Refuse WebAssembly only while the default SHA-256 makes its one attempt (the outcome is kept, as
-// on a real host that refuses it); Node's own fetch compiles WebAssembly too, later.
-const { compile, instantiate } = WebAssembly;
-const refusal = (): Promise<never> =>
-  Promise.reject(new WebAssembly.CompileError('WebAssembly.compile(): Wasm code generation disallowed by embedder'));
-WebAssembly.compile = refusal;
-WebAssembly.instantiate = refusal;
-await assert.rejects(loadSha256(), /disallowed by embedder/);
-WebAssembly.compile = compile;
-WebAssembly.instantiate = instantiate;
+await refuseDefaultSha256();
 
 const sample = (name: string): Uint8Array<ArrayBuffer> =>
   new Uint8Array(readFileSync(join(PROJECT_ROOT, 'demo/samples', name)));

@@ -1,23 +1,15 @@
 // `sha256Digest` on a host that refuses the kit's WebAssembly (a CSP without 'wasm-unsafe-eval'):
 // WebCrypto hashes every size then, an injected `options.sha256` still wins, and only a host
 // without crypto.subtle as well is refused, with the reason and what to do. The refusal is
-// simulated as test/runtimes/sha256-unavailable.test.ts does, before anything in this process has
-// loaded the default SHA-256 (each test file is its own process).
+// simulated by test/helpers/refused-wasm.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { sha256Digest, type Sha256 } from '../../src/index.ts';
-import { loadSha256 } from '#sha256';
+import { refuseDefaultSha256 } from '../helpers/refused-wasm.ts';
 import { withCrypto } from '../runtimes/bulk-digest-cases.ts';
 
-const { compile, instantiate } = WebAssembly;
-const refusal = (): Promise<never> =>
-  Promise.reject(new WebAssembly.CompileError('WebAssembly.compile(): Wasm code generation disallowed by embedder'));
-WebAssembly.compile = refusal;
-WebAssembly.instantiate = refusal;
-await assert.rejects(loadSha256(), /disallowed by embedder/);
-WebAssembly.compile = compile;
-WebAssembly.instantiate = instantiate;
+await refuseDefaultSha256();
 
 const nodeHex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');

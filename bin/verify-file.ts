@@ -6,6 +6,7 @@
  */
 import { verify, type AutoVerifyOptions } from '../src/verify.ts';
 import type { Report } from '../src/report.ts';
+import { nodeBase64 } from './node-base64.ts';
 import { nodeGunzip } from './node-gunzip.ts';
 import { nodeEntryHasher, nodeSha256 } from './node-sha256.ts';
 import { abandonedReadsSettled, type OpenedFile, openFile, openStdin } from './open-input.ts';
@@ -60,6 +61,7 @@ export async function verifyFile(
         ...options,
         name: label,
         sha256: nodeSha256,
+        decodeBase64: nodeBase64,
         entryHasher: nodeEntryHasher,
         gunzip: nodeGunzip,
         ...(signal ? { signal } : {}),

@@ -72,4 +72,5 @@ export type { FormatId, Overall, Verdicts, DimensionVerdict, Dimension, Severity
 export { CODES, type FindingCode } from './codes.ts';
 export type { VerifyInput } from './stream/input.ts';
 export type { GunzipFactory } from './stream/gunzip/index.ts';
+export type { Base64Decoder } from './encoding/base64.ts';
 export type { Finding, Report, ReportOf } from './report.ts';

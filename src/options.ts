@@ -3,6 +3,7 @@
  * @module
  */
 import type { Sha256 } from './crypto/sha256.ts';
+import type { Base64Decoder } from './encoding/base64.ts';
 import type { Limits } from './limits.ts';
 import type { GunzipFactory } from './stream/gunzip/index.ts';
 
@@ -28,4 +29,10 @@ export interface VerifyOptions {
    * The CLI passes one built on `node:zlib`.
    */
   readonly gunzip?: GunzipFactory;
+  /**
+   * A faster decoder of canonical base64 (AgentXchain's `content_base64`), where the host has one;
+   * anything it leaves (`undefined`) the kit decodes itself (`Base64Decoder`). The CLI passes
+   * Node's.
+   */
+  readonly decodeBase64?: Base64Decoder;
 }

@@ -13,6 +13,7 @@ import {
   reportAgentxchain,
   type AgentxchainReport,
 } from '../../src/formats/agentxchain/report/report.ts';
+import { nodeBase64 } from '../node-base64.ts';
 import { nodeGunzip } from '../node-gunzip.ts';
 import { nodeSha256 } from '../node-sha256.ts';
 import { type OpenedFile, openFile, openStdin } from '../open-input.ts';
@@ -74,6 +75,7 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
         name: label,
         mode: args.compat ? 'reference' : 'corrected',
         sha256: nodeSha256,
+        decodeBase64: nodeBase64,
         gunzip: nodeGunzip,
         ...(args.now === undefined ? {} : { now: args.now }),
       });

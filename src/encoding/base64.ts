@@ -9,6 +9,18 @@
  * @module
  */
 
+/**
+ * A host's own base64 decoder, faster than the kit's where the platform has one (the CLI passes
+ * Node's, `bin/node-base64.ts`; `VerifyOptions.decodeBase64`). `text` is the characters as bytes,
+ * one per character. For canonical base64 (RFC 4648 §4: the standard alphabet, padded with `=` to
+ * a multiple of four, pad bits zero) it returns the decoding; for anything else `undefined`, and the
+ * kit decodes by Node's lenient rules itself. It may return `undefined` for any input. A decoder
+ * that returns anything else for a string changes verdicts.
+ * @example
+ * const decodeBase64: Base64Decoder = (text) => undefined; // always leave it to the kit
+ */
+export type Base64Decoder = (text: Uint8Array) => Uint8Array | undefined;
+
 /** Sextet value per char code; SKIP for characters that are ignored, STOP for `=`. */
 const SKIP = 64;
 const STOP = 65;

@@ -11,7 +11,7 @@
  * fast path can never change a result.
  * @module
  */
-import { decodeBase64Lenient } from '../../encoding/base64.ts';
+import { type Base64Decoder, decodeBase64Lenient } from '../../encoding/base64.ts';
 import { stringOfToken } from './deferred-strings.ts';
 
 const INVALID = 0xff;
@@ -50,13 +50,15 @@ export function decodeContentBase64(text: string): Uint8Array {
 
 /**
  * Decodes `content_base64` from its JSON string token (quotes included) as found in the raw
- * document: plain base64 straight from the bytes, anything else (escapes, junk, non-ASCII) through
- * the string the token denotes, so the result is always `decodeContentBase64` of that string.
+ * document: plain base64 straight from the bytes (by the host's `decodeBase64` when given, which
+ * takes canonical base64 only), anything else (escapes, junk, non-ASCII) through the string the
+ * token denotes, so the result is always `decodeContentBase64` of that string.
  * @example
  * decodeContentBase64Token(new TextEncoder().encode('"aGk="')); // Uint8Array [0x68, 0x69]
  */
-export function decodeContentBase64Token(token: Uint8Array): Uint8Array {
-  return decodePlainBase64(token.subarray(1, token.byteLength - 1)) ?? decodeContentBase64(stringOfToken(token));
+export function decodeContentBase64Token(token: Uint8Array, decodeBase64?: Base64Decoder): Uint8Array {
+  const text = token.subarray(1, token.byteLength - 1);
+  return decodeBase64?.(text) ?? decodePlainBase64(text) ?? decodeContentBase64(stringOfToken(token));
 }
 
 /** The textbook decoding of alphabet characters with at most two `=` after them; undefined for anything else. */

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Sha256 } from '../../crypto/sha256.ts';
+import type { Base64Decoder } from '../../encoding/base64.ts';
 import type { FindingCode } from '../../codes.ts';
 import type { FindingExtras } from '../../report/collector.ts';
 import { jsonPath, type PathSegment } from '../../report/path.ts';
@@ -41,6 +42,8 @@ export function childScope(parent: Scope, repoId: string): Scope {
 export interface CheckContext {
   readonly collector: FindingCollector;
   readonly sha256: Sha256;
+  /** The host's decoder of canonical base64 (`VerifyOptions.decodeBase64`), tried first. */
+  readonly decodeBase64?: Base64Decoder;
   /** Large contents decoded, checked and hashed ahead with WebCrypto, by file entry (files.ts `checkLargeContents`). */
   readonly checkedAhead: Map<object, ContentCheck>;
   /** Deepest child-export nesting verified; deeper children get a `limit.json_depth` finding. */

@@ -158,7 +158,7 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   // content was decoded, checked and hashed with WebCrypto ahead (`checkLargeContents`).
   const checked =
     context.checkedAhead.get(entry) ??
-    checkContent(entry, format as DataFormat, relPath, decode(content), (decoded) =>
+    checkContent(entry, format as DataFormat, relPath, decode(context, content), (decoded) =>
       typeof sha256 === 'string' ? toHex(context.sha256.digest(decoded)) : undefined,
     );
   if (checked.length !== bytes) {
@@ -213,9 +213,14 @@ type DataMismatch = readonly [
   string,
 ];
 
-/** §4.7: the bytes `content_base64` (its string, or its raw token when deferred) decodes to. */
-function decode(content: string | Uint8Array): Uint8Array {
-  return typeof content === 'string' ? decodeContentBase64(content) : decodeContentBase64Token(content);
+/**
+ * §4.7: the bytes `content_base64` (its string, or its raw token when deferred) decodes to; a raw
+ * token by the host's decoder first, when it has one.
+ */
+function decode(context: CheckContext, content: string | Uint8Array): Uint8Array {
+  return typeof content === 'string'
+    ? decodeContentBase64(content)
+    : decodeContentBase64Token(content, context.decodeBase64);
 }
 
 /** Checks `decoded` against `entry`; `hash` gives its digest (called first, so it may run meanwhile). */
@@ -262,7 +267,7 @@ export async function checkLargeContents(
         entry,
         entry['format'] as DataFormat,
         relPath,
-        decode(content),
+        decode(context, content),
         bulk,
       );
       hashing.push([

@@ -89,6 +89,7 @@ export async function verifyAgentxchainDocument(
         const checks: CheckContext = {
           collector,
           sha256,
+          ...(options.decodeBase64 ? { decodeBase64: options.decodeBase64 } : {}),
           maxNesting: Math.max(1, Math.floor(limits.maxJsonDepth / JSON_LEVELS_PER_CHILD)),
           ...(options.signal ? { signal: options.signal } : {}),
           errorCount: 0,

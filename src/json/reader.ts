@@ -294,8 +294,13 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
       if (chunk.byteLength === 0) return;
       dropRead();
       if (length + chunk.byteLength > buffer.length) {
+        const needed = length + chunk.byteLength;
         let size = buffer.length * 2;
-        while (size < length + chunk.byteLength) size *= 2;
+        while (size < needed) size *= 2;
+        // Past `maxRetainedBytes`, what was read is dropped before each chunk: room for that much
+        // and the chunk is enough, not the next power of two (at the edge: 4 MiB, not 8).
+        const retainedRoom = maxRetained + chunk.byteLength;
+        if (needed <= retainedRoom && size > retainedRoom) size = retainedRoom;
         const grown = new Uint8Array(size);
         grown.set(buffer.subarray(0, length));
         buffer = grown;

@@ -117,7 +117,8 @@ export async function openInput(input: VerifyInput | OpenedInput, options: OpenO
 
   // Keep the first decompressed bytes for detection; the stream replays them.
   const peeked = await peek(counting, HEAD_BYTES);
-  const head = peeked.bytes.subarray(0, HEAD_BYTES);
+  // A copy: the peeked chunk may be far larger (1 MiB from a file), and the head lives as long as the verification.
+  const head = peeked.bytes.slice(0, HEAD_BYTES);
   const headProblem = peeked.problem;
   const name = options.name ?? '';
   return {

@@ -9,6 +9,8 @@
  * reuses the buffers it passes) and sent once it is; if it cannot start (no module workers, a
  * Content-Security-Policy that refuses it, no WebAssembly there) they, and every later one, are
  * handed back to the core (`DeclinedBatch`), which hashes them in place: the report is the same.
+ * So are they when it has not said it is ready within `readyTimeoutMs` (a worker script that never
+ * loads, a host that starts workers but never runs them): a verification never waits on it.
  * A helper that fails after it started has folded leaves this worker no longer has: the batches
  * still waiting fail, so the core reports a kit error, never a verdict. One helper serves one
  * verification after another (each `entries` array is a session of its own).
@@ -43,6 +45,13 @@ export interface EntryHashHelper {
 }
 
 /**
+ * How long a helper may take to say it is ready before its batches are hashed in place instead: it
+ * is usually ready in tens of milliseconds (its module and WebAssembly are fetched and compiled),
+ * and hashing in place only costs time, never a different report.
+ */
+export const HELPER_READY_TIMEOUT_MS = 5_000;
+
+/**
  * Hashes entries on the worker `start` returns, started at the first batch.
  * @example
  * const url = new URL('./entry-hash-worker.ts', import.meta.url);
@@ -50,7 +59,10 @@ export interface EntryHashHelper {
  * const report = await verify(input, { entryHasher: helper.factory });
  * helper.close();
  */
-export function entryHashHelper(start: () => Worker): EntryHashHelper {
+export function entryHashHelper(
+  start: () => Worker,
+  { readyTimeoutMs = HELPER_READY_TIMEOUT_MS }: { readonly readyTimeoutMs?: number } = {},
+): EntryHashHelper {
   let worker: Worker | undefined;
   /** `starting` until the helper's first message; `declining` once it could not start. */
   let state: 'idle' | 'starting' | 'ready' | 'declining' | 'broken' = 'idle';
@@ -58,7 +70,10 @@ export function entryHashHelper(start: () => Worker): EntryHashHelper {
   let hashed = 0;
   let sessions = 0;
 
+  let readyTimer: ReturnType<typeof setTimeout> | undefined;
+
   const stop = (next: 'declining' | 'broken'): void => {
+    clearTimeout(readyTimer);
     state = next;
     worker?.terminate();
     worker = undefined;
@@ -78,6 +93,8 @@ export function entryHashHelper(start: () => Worker): EntryHashHelper {
   const onMessage = (event: MessageEvent<FromEntryHashWorker>): void => {
     const message = event.data;
     if (message.kind === 'ready') {
+      if (state !== 'starting') return;
+      clearTimeout(readyTimer);
       state = 'ready';
       for (const request of waiting) {
         worker!.postMessage(request.kept);
@@ -108,6 +125,9 @@ export function entryHashHelper(start: () => Worker): EntryHashHelper {
       started.addEventListener('messageerror', onError);
       worker = started;
       state = 'starting';
+      readyTimer = setTimeout(() => {
+        if (started === worker && state === 'starting') decline();
+      }, readyTimeoutMs);
     } catch {
       state = 'declining';
     }

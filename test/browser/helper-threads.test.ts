@@ -218,6 +218,19 @@ describe('a helper worker that cannot start', () => {
     }
   });
 
+  it('entries hashed in place, same report, when the worker never says it is ready', async () => {
+    const bytes = await manyBatchBundle(200, (entries) => void (entries[4000]!.id = entries[3]!.id));
+    const inPlace = comparable(await verifyZaxy(bytes));
+    // A worker that runs but never answers (as one whose script never finishes loading).
+    const helper = entryHashHelper(scriptWorker(''), { readyTimeoutMs: 300 });
+    const report = await verifyZaxy(bytes, { entryHasher: helper.factory });
+    const again = await verifyZaxy(bytes, { entryHasher: helper.factory });
+    helper.close();
+    assert(helper.hashed() === 0, 'no batch was hashed on a helper');
+    assert(comparable(report) === inPlace, 'same report as in place');
+    assert(comparable(again) === inPlace, 'and for the next verification on the same helper');
+  });
+
   it('a worker that fails after it started gives a kit error, never a verdict', async () => {
     const bytes = await manyBatchBundle(200);
     const helper = entryHashHelper(failingWorker);

@@ -254,6 +254,11 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   function notJsonPart(chunk: Uint8Array): Uint8Array {
     if (keep === Infinity) {
       if (!prefixChecked) return chunk;
+      // A root object from the first byte on (past whitespace): the walk checks every byte itself.
+      if (length === 0 && opensRootObject(chunk)) {
+        prefixChecked = false;
+        return chunk;
+      }
       const bad = prefix.push(chunk);
       if (bad < 0) return chunk;
       refuseFrom(length + bad, chunk.subarray(bad));
@@ -262,6 +267,12 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
     const held = chunk.subarray(0, Math.max(0, keep - length));
     pushedPast += chunk.byteLength - held.byteLength;
     return held;
+  }
+
+  /** Whether the document's first bytes, `chunk`, open the root object the walk reads (see `walkRoot`, 'start'). */
+  function opensRootObject(chunk: Uint8Array): boolean {
+    const first = grammar.skipWhitespace(chunk, 0);
+    return maxDepth >= 1 && first < chunk.length && chunk[first] === grammar.Byte.BeginObject;
   }
 
   /** After a walk: stops the prefix check inside the root object, and holds little once the walk refused a byte. */

@@ -20,3 +20,13 @@ export interface Sha256 {
   /** A fresh incremental hasher. */
   create(): Sha256Hasher;
 }
+
+/**
+ * SHA-256 of many messages in one call, for hashing a Zaxy bundle's entries a batch at a time
+ * (`hashEntries`): where a platform hashes several messages at once (the 4-lane WebAssembly SIMD
+ * hasher, `wasm/sha256-lanes.ts`), one call per batch instead of one per message.
+ */
+export interface Sha256Many {
+  /** Writes SHA-256(data[starts[k], ends[k])) to out[32k, 32k + 32) for every k. */
+  digestMany(data: Uint8Array, starts: Uint32Array, ends: Uint32Array, out: Uint8Array): void;
+}

@@ -17,7 +17,7 @@
  * @module
  */
 import { LEAF_PREFIX, MerkleFold } from '../../crypto/merkle.ts';
-import type { Sha256 } from '../../crypto/sha256.ts';
+import type { Sha256, Sha256Many } from '../../crypto/sha256.ts';
 import { createByteSink, type ByteSink, ensureCapacity } from '../../json/canonical-tape.ts';
 
 /** Canonical bytes per batch: few enough round trips to a worker, little enough held meanwhile. */
@@ -71,7 +71,8 @@ export interface DeclinedBatch {
 
 /**
  * What `EntryHasher.add` does, wherever it is done (here, or on the CLI's worker thread): each
- * entry's leaf folded into `fold`, its id compared with its claim when it has one.
+ * entry's leaf folded into `fold`, its id compared with its claim when it has one. With `many`,
+ * every leaf and id of the batch is hashed in one call (`Sha256Many`), then folded and compared.
  * @example
  * const { mismatched } = hashEntries(data, starts, ends, claims, claimed, new MerkleFold(sha256), sha256);
  */
@@ -83,13 +84,17 @@ export function hashEntries(
   claimed: Uint8Array,
   fold: MerkleFold,
   sha256: Sha256,
+  many?: Sha256Many,
 ): Mismatches {
+  const count = starts.length;
+  const digests = many === undefined ? undefined : digestAll(many, data, starts, ends, claimed);
+  let nextId = count;
   const mismatched: number[] = [];
   const ids: Uint8Array[] = [];
-  for (let k = 0; k < starts.length; k++) {
-    fold.add(sha256.digest(data.subarray(starts[k]!, ends[k]!)));
+  for (let k = 0; k < count; k++) {
+    fold.add(digests?.subarray(32 * k, 32 * k + 32) ?? sha256.digest(data.subarray(starts[k]!, ends[k]!)));
     if (claimed[k] !== 1) continue;
-    const id = sha256.digest(data.subarray(starts[k]! + 1, ends[k]!));
+    const id = digests?.subarray(32 * nextId, 32 * ++nextId) ?? sha256.digest(data.subarray(starts[k]! + 1, ends[k]!));
     if (hexEquals(claims, 64 * k, id)) continue;
     mismatched.push(k);
     ids.push(id);
@@ -97,6 +102,34 @@ export function hashEntries(
   const packed = new Uint8Array(32 * ids.length);
   ids.forEach((id, j) => packed.set(id, 32 * j));
   return { mismatched: Uint32Array.from(mismatched), ids: packed };
+}
+
+/**
+ * The leaves of a batch's entries (their messages as given), then the ids of the claimed ones
+ * (the same messages without the 0x00 prefix), in entry order, 32 bytes each, in one call.
+ */
+function digestAll(
+  many: Sha256Many,
+  data: Uint8Array,
+  starts: Uint32Array,
+  ends: Uint32Array,
+  claimed: Uint8Array,
+): Uint8Array {
+  const count = starts.length;
+  let claims = 0;
+  for (let k = 0; k < count; k++) if (claimed[k] === 1) claims++;
+  const messageStarts = new Uint32Array(count + claims);
+  const messageEnds = new Uint32Array(count + claims);
+  messageStarts.set(starts);
+  messageEnds.set(ends);
+  for (let k = 0, j = count; k < count; k++) {
+    if (claimed[k] !== 1) continue;
+    messageStarts[j] = starts[k]! + 1;
+    messageEnds[j++] = ends[k]!;
+  }
+  const digests = new Uint8Array(32 * (count + claims));
+  many.digestMany(data, messageStarts, messageEnds, digests);
+  return digests;
 }
 
 /**
@@ -128,13 +161,20 @@ export class EntryHashBatches {
   private readonly hasher: EntryHasher | undefined;
   /** Batches handed to the hasher (none: no root to ask for, and no thread to start). */
   private sent = 0;
+  /** Batches hashed here, without a hasher. */
+  private hashedHere = 0;
   /** The hasher handed the batches back: they were hashed here, and so is the root. */
   private declined = false;
 
+  /**
+   * @param sha256Many gives a hasher of many messages for the batches hashed here, once it has one
+   *   (asked at each full batch, so a bundle of less than one batch never asks).
+   */
   constructor(
     private readonly sha256: Sha256,
     hasher: EntryHasherFactory | undefined,
     private readonly onMismatch: OnMismatch,
+    private readonly sha256Many?: () => Sha256Many | undefined,
   ) {
     this.fold = new MerkleFold(sha256);
     this.hasher = hasher?.();
@@ -204,7 +244,10 @@ export class EntryHashBatches {
     const claimed = batch.claimed.subarray(0, count);
     // Without a hasher, and for a bundle of less than one batch (sooner than a thread could start).
     if (this.hasher === undefined || (last && this.sent === 0)) {
-      this.report(batch, hashEntries(data, starts, ends, batch.claims, claimed, this.fold, this.sha256));
+      // Not for a bundle of less than one batch: it would load the hasher for nothing.
+      const many = last && this.hashedHere === 0 ? undefined : this.sha256Many?.();
+      this.hashedHere++;
+      this.report(batch, hashEntries(data, starts, ends, batch.claims, claimed, this.fold, this.sha256, many));
       this.sink.length = 0;
       return;
     }

@@ -19,7 +19,7 @@ import {
   rootFromInclusionProof,
   rootFromPackedProof,
 } from '../../crypto/merkle.ts';
-import type { Sha256 } from '../../crypto/sha256.ts';
+import type { Sha256, Sha256Many } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { surrogateErrorMessage } from '../../json/canonical.ts';
 import { createByteSink, createCanonicalScratch, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
@@ -157,6 +157,8 @@ export interface ScanOptions {
   readonly maxDisclosedDetails: number;
   /** Hashes entries elsewhere (the CLI's worker thread); default: here, as they are read. */
   readonly entryHasher?: EntryHasherFactory | undefined;
+  /** Gives a hasher of many messages for the batches hashed here, when there is one (`EntryHashBatches`). */
+  readonly sha256Many?: (() => Sha256Many | undefined) | undefined;
   /** Compare disclosed proofs with this `merkle_root` value instead of the one read before them. */
   readonly disclosedRoot?: JsonValue;
 }
@@ -207,8 +209,11 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   function entryHashes(): EntryHashBatches {
     const scan = entries;
     const late = lateIdProblems;
-    return new EntryHashBatches(sha256, options.entryHasher, (index, id, claimed) =>
-      idMismatch(scan, late, index, id, claimed),
+    return new EntryHashBatches(
+      sha256,
+      options.entryHasher,
+      (index, id, claimed) => idMismatch(scan, late, index, id, claimed),
+      options.sha256Many,
     );
   }
 

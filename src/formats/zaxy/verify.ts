@@ -13,6 +13,7 @@
  */
 import { verifySignature } from '../../crypto/signature.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
+import { defaultSha256Many } from '../../crypto/sha256-many.ts';
 import type { JsonReadError } from '../../json/errors.ts';
 import { createDocumentReader } from '../../json/reader.ts';
 import { pythonTypeName, type JsonValue } from '../../json/value.ts';
@@ -111,6 +112,8 @@ async function verifyDocument(
     maxFacts: MAX_DETAIL_ENTRIES,
     maxDisclosedDetails: MAX_DETAIL_ENTRIES,
     entryHasher: options.entryHasher,
+    // The default only: an injected options.sha256 is how the caller chose to hash.
+    sha256Many: options.sha256 === undefined ? defaultSha256Many : undefined,
   };
 
   // A cheap guess from the head picks the scanner; a wrong guess costs a second pass, not a wrong answer.

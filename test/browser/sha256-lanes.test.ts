@@ -5,24 +5,11 @@
 // places of one buffer, in one call, and again in many calls to the same hasher.
 import { toHex } from '../../src/encoding/hex.ts';
 import { loadSha256Many } from '../../wasm/sha256-lanes.ts';
+import { SHA256_VECTORS as VECTORS } from '../helpers/sha256-vectors.ts';
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
-
-const VECTORS: readonly (readonly [string, string])[] = [
-  ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
-  ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
-  [
-    'abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq',
-    '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
-  ],
-  [
-    'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
-    'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1',
-  ],
-  ['a'.repeat(1_000_000), 'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0'],
-];
 
 const webCryptoHex = async (bytes: Uint8Array): Promise<string> =>
   toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes.slice())));

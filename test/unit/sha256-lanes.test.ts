@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { H0, K, loadSha256Many, sha256LanesModule, type Sha256Many } from '../../wasm/sha256-lanes.ts';
+import { SHA256_VECTORS as VECTORS } from '../helpers/sha256-vectors.ts';
 
 const many = await loadSha256Many();
 assert.ok(many, 'the 4-lane hasher loads in Node');
@@ -70,20 +71,6 @@ test('K and H(0) are the first 32 bits of the fractional parts of the primes’ 
 });
 
 const encoder = new TextEncoder();
-/** NIST's SHA-256 examples (FIPS 180-4's 'Examples with Intermediate Values', SHA256.pdf and SHA2_Additional). */
-const VECTORS: readonly (readonly [string, string])[] = [
-  ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
-  ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
-  [
-    'abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq',
-    '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
-  ],
-  [
-    'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
-    'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1',
-  ],
-  ['a'.repeat(1_000_000), 'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0'],
-];
 
 test('NIST example vectors, each alone and all in one call', () => {
   const messages = VECTORS.map(([text]) => encoder.encode(text));

@@ -22,13 +22,31 @@ import {
   type FixtureCase,
 } from './harness.ts';
 import { within } from './http.ts';
+import { manyBatchBundle } from '../helpers/signed-zaxy.ts';
 import type { Report } from '../../src/report.ts';
 
 const DENO = join(PROJECT_ROOT, 'node_modules/.bin/deno');
 const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' };
 
+/**
+ * Signed bundles of many batches (the fixtures are smaller than one): their entries are hashed in
+ * place a batch at a time, with the 4-lane SIMD hasher where the runtime has it.
+ */
+function manyBatchCases(folder: string): FixtureCase[] {
+  const variants: [string, Parameters<typeof manyBatchBundle>[1]][] = [
+    ['many-batches.json', () => undefined],
+    ['many-batches-tampered.json', (entries) => void (entries[2500]!.content['kind'] = 'changed')],
+  ];
+  return variants.map(([file, change]) => {
+    const path = join(folder, file);
+    writeFileSync(path, manyBatchBundle(120, change));
+    return { format: 'zaxy', file, path };
+  });
+}
+
 describe('core under Deno', { timeout: 180_000 }, () => {
-  const cases = allFixtureCases();
+  const generated = mkdtempSync(join(tmpdir(), 'verify-export-deno-bundles-'));
+  const cases = [...allFixtureCases(), ...manyBatchCases(generated)];
   const reports = new Map<string, Report>();
   let summary: {
     cases: number;
@@ -50,7 +68,7 @@ describe('core under Deno', { timeout: 180_000 }, () => {
           'run',
           '--no-prompt',
           '--conditions=verify-export-source',
-          `--allow-read=${FIXTURES},${casesFile},${wasmFile}`,
+          `--allow-read=${FIXTURES},${generated},${casesFile},${wasmFile}`,
           'test/runtimes/deno-runner.ts',
           casesFile,
           wasmFile,
@@ -73,6 +91,8 @@ describe('core under Deno', { timeout: 180_000 }, () => {
       rmSync(work, { recursive: true, force: true });
     }
   });
+
+  after(() => rmSync(generated, { recursive: true, force: true }));
 
   it('ran every case', () => {
     assert.equal(summary.cases, cases.length);

@@ -12,12 +12,18 @@
  */
 import type { Base64Decoder } from '../src/encoding/base64.ts';
 
+/** Longest text decoded natively: real file contents are far shorter (the 54 MB export's: < 100 KB). */
+export const MAX_NATIVE_BYTES = 16 * 1024 * 1024;
+
 /**
  * @example
  * nodeBase64(new TextEncoder().encode('aGk='));  // Uint8Array [0x68, 0x69]
  * nodeBase64(new TextEncoder().encode('aGk'));   // undefined: not padded, the kit decodes it
  */
 export const nodeBase64: Base64Decoder = (text) => {
+  // A string of each character, the decoded bytes and the re-encoded string all exist at once: a
+  // hostile document's one huge content (V8 strings end near 512 MiB) goes to the kit instead.
+  if (text.byteLength > MAX_NATIVE_BYTES) return undefined;
   const characters = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1');
   const decoded = Buffer.from(characters, 'base64');
   if (decoded.toString('base64') !== characters) return undefined;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { nodeBase64 } from '../../bin/node-base64.ts';
+import { MAX_NATIVE_BYTES, nodeBase64 } from '../../bin/node-base64.ts';
 import { nodeSha256 } from '../../bin/node-sha256.ts';
 import type { Base64Decoder } from '../../src/encoding/base64.ts';
 import { decodeContentBase64Token } from '../../src/formats/agentxchain/base64-fast-path.ts';
@@ -39,6 +39,10 @@ test('nodeBase64 decodes canonical base64 and leaves everything else to the kit'
   }
   // A plain Uint8Array view, not a Buffer (whose `slice` would share memory).
   assert.equal(nodeBase64(ascii('aGk='))!.constructor, Uint8Array);
+  // Past MAX_NATIVE_BYTES (a hostile document's one huge content), the kit decodes it, not Node.
+  const huge = new Uint8Array(MAX_NATIVE_BYTES + 4).fill(0x41);
+  assert.equal(nodeBase64(huge), undefined);
+  assert.ok(nodeBase64(huge.subarray(0, MAX_NATIVE_BYTES)) !== undefined);
 });
 
 test('nodeBase64 answers only with what the kit itself decodes, for any nearly-canonical string', () => {

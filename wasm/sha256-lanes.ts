@@ -22,6 +22,7 @@
  * @module
  */
 import type { Sha256Many } from '../src/crypto/sha256.ts';
+import { toHex } from '../src/encoding/hex.ts';
 import { encodeModule, type FunctionDefinition } from './emit/module.ts';
 import {
   code,
@@ -546,5 +547,5 @@ const ABC_DIGEST = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f200
 function passesKnownAnswer(many: Sha256Many): boolean {
   const out = new Uint8Array(32);
   many.digestMany(new TextEncoder().encode('abc'), Uint32Array.of(0), Uint32Array.of(3), out);
-  return Array.from(out, (byte) => byte.toString(16).padStart(2, '0')).join('') === ABC_DIGEST;
+  return toHex(out) === ABC_DIGEST;
 }

@@ -259,7 +259,7 @@ export class EntryHashBatches {
       if (!('declined' in answered)) return this.report(batch, answered);
       this.declined = true;
       const { data, starts, ends, claims, claimed } = answered;
-      this.report(batch, hashEntries(data, starts, ends, claims, claimed, this.fold, this.sha256));
+      this.report(batch, hashEntries(data, starts, ends, claims, claimed, this.fold, this.sha256, this.sha256Many?.()));
     });
     // A failed batch is reported by `settled`; until then it must not count as unhandled.
     delivered.catch(() => undefined);

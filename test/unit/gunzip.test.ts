@@ -7,7 +7,7 @@ import { crc32 as zlibCrc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { nodeGunzip } from '../../bin/node-gunzip.ts';
 import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../../src/limits.ts';
-import { crc32 } from '../../src/stream/gunzip/crc32.ts';
+import { crc32, littleEndianWords } from '../../src/stream/gunzip/crc32.ts';
 import { gunzipStream, type GunzipFactory } from '../../src/stream/gunzip/index.ts';
 import { isStreamProblem } from '../../src/stream/problem.ts';
 import { ndjsonBomb } from '../helpers/bomb.ts';
@@ -113,6 +113,31 @@ describe('crc32', () => {
       assert.equal(crc32(data), zlibCrc32(data));
       const cut = n >> 1;
       assert.equal(crc32(data, crc32(data.subarray(0, cut)), cut), zlibCrc32(data));
+    }
+  });
+
+  it('matches zlib at any alignment, length and split (16 bytes a step, in place or copied)', () => {
+    const buffer = new Uint8Array(70_000).map((_, i) => (Math.imul(i, 2654435761) >>> 13) & 0xff);
+    for (let offset = 0; offset < 8; offset++) {
+      for (const length of [0, 1, 3, 15, 16, 17, 31, 33, 64, 1000, 65_536]) {
+        const data = buffer.subarray(offset, offset + length);
+        assert.equal(crc32(data), zlibCrc32(data), `offset ${offset}, length ${length}`);
+        for (const cut of [1, 5, 16, length >> 1]) {
+          if (cut > length) continue;
+          const continued = crc32(data, crc32(data, 0, 0, cut), cut);
+          assert.equal(continued, zlibCrc32(data), `offset ${offset}, length ${length}, cut at ${cut}`);
+        }
+      }
+    }
+  });
+
+  it('reads words little-endian where the host does not (the big-endian path)', () => {
+    const bytes = Uint8Array.from({ length: 37 }, (_, i) => (i * 97 + 11) & 0xff);
+    for (const from of [0, 1, 2, 3, 5]) {
+      const count = (bytes.byteLength - from) >>> 2;
+      const view = new DataView(bytes.buffer, bytes.byteOffset + from);
+      const expected = Int32Array.from({ length: count }, (_, w) => view.getInt32(4 * w, true));
+      assert.deepEqual(littleEndianWords(bytes, from, count), expected);
     }
   });
 });

@@ -126,10 +126,13 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
   if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256))
     report.invalid('sha256', 'sha256 must be a 64-character lowercase hex digest');
 
+  // §4.7–4.10 for a large content were done ahead (`checkLargeContents`): its string was one, so
+  // its token is not read again.
+  const ahead = context.checkedAhead.get(entry);
   // §4.5: null content is allowed for truncated or skipped entries, and then nothing is verified.
   // A large export's content strings stay in the raw document until read (deferred-strings.ts):
   // decode those from their bytes instead of building each string first.
-  const content = contentOf(entry);
+  const content = ahead === undefined ? contentOf(entry) : undefined;
   if (content === null) {
     verifyNullContentEntry(entry, format as string, report);
     const why =
@@ -149,16 +152,15 @@ function verifyFileEntry(context: CheckContext, scope: Scope, relPath: string, e
     }
     return row('skipped');
   }
-  if (typeof content !== 'string' && !(content instanceof Uint8Array)) {
+  if (ahead === undefined && typeof content !== 'string' && !(content instanceof Uint8Array)) {
     report.invalid('content_base64', 'content_base64 must be a string');
     return row('invalid');
   }
 
-  // §4.7–4.10: decode, then every content check runs, whatever the earlier ones found. A large
-  // content was decoded, checked and hashed with WebCrypto ahead (`checkLargeContents`).
+  // §4.7–4.10: decode, then every content check runs, whatever the earlier ones found.
   const checked =
-    context.checkedAhead.get(entry) ??
-    checkContent(entry, format as DataFormat, relPath, decode(context, content), (decoded) =>
+    ahead ??
+    checkContent(entry, format as DataFormat, relPath, decode(context, content as string | Uint8Array), (decoded) =>
       typeof sha256 === 'string' ? toHex(context.sha256.digest(decoded)) : undefined,
     );
   if (checked.length !== bytes) {

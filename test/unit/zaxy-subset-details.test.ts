@@ -13,7 +13,7 @@ interface Disclosed {
 
 const encoder = new TextEncoder();
 
-async function proofsShown(text: string): Promise<{ side: string; sibling: string }[][]> {
+async function proofsShown(text: string): Promise<(readonly { side: string; sibling: string }[])[]> {
   const report = await verifyZaxy(encoder.encode(text));
   assert.ok(report.format === 'zaxy' && report.kind === 'zaxy.subset', report.kind ?? 'no kind');
   return report.details.disclosed.map((entry) => entry.proof);

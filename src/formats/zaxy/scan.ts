@@ -12,13 +12,7 @@
  * bounded by the caller's limits.
  * @module
  */
-import {
-  bytesEqual,
-  LEAF_PREFIX,
-  type ProofStep,
-  rootFromInclusionProof,
-  rootFromPackedProof,
-} from '../../crypto/merkle.ts';
+import { bytesEqual, LEAF_PREFIX, type ProofStep, rootFromInclusionProof } from '../../crypto/merkle.ts';
 import type { Sha256, Sha256Many } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { surrogateErrorMessage } from '../../json/canonical.ts';
@@ -45,6 +39,7 @@ import {
   valueOffset,
 } from '../../json/tape-read.ts';
 import type { JsonValue } from '../../json/value.ts';
+import { DisclosedFolds } from './disclosed-folds.ts';
 import { EntryHashBatches, type EntryHasherFactory } from './entry-hashes.ts';
 import { iterate, isPyError, pythonFromHex, subscriptTypeError, unpackPair, type PyError } from './python-ops.ts';
 import { pythonRepr } from '../../json/python.ts';
@@ -124,7 +119,8 @@ export type DisclosedProblem =
 /**
  * What the scan learned about the streamed `disclosed` array. The array may be long and hostile,
  * so nothing is kept per element beyond the problems (bounded) and the first elements' details:
- * each proof is compared with the signed root as soon as it is folded. The root is the
+ * each proof is compared with the signed root once its batch is folded (`DisclosedFolds`, at most
+ * 1,024 elements), in element order. The root is the
  * `merkle_root` read before `disclosed` (Zaxy writes the header first), or one given by the
  * caller for a second pass when the document put it elsewhere.
  */
@@ -301,8 +297,12 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
    * 'verify_subset order', step 4).
    */
   let signedRoot: Uint8Array | undefined;
+  /** Disclosed elements read but not yet compared: the common proofs wait for their batch's roots. */
+  const folds = new DisclosedFolds(sha256, options.sha256Many);
+  const waiting: WaitingElement[] = [];
 
   function startDisclosed(root: ReadonlyMap<string, unknown>): void {
+    settleDisclosed();
     disclosed = emptyDisclosed();
     const value =
       'disclosedRoot' in options ? options.disclosedRoot : (root.get('merkle_root') as JsonValue | undefined);
@@ -332,25 +332,38 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
         : undefined;
     if (detail !== undefined) scan.details.push(detail);
     const outcome = foldDisclosed(element, canonical, sink, sha256, detail);
-    let problem: DisclosedProblem | undefined;
-    if (!('root' in outcome)) {
-      problem = { position, kind: 'error', error: outcome.error, path: outcome.path };
-      if (detail !== undefined) detail.failed = true;
-    } else if (signedRoot !== undefined) {
-      const included = bytesEqual(outcome.root, signedRoot);
-      if (detail !== undefined) detail.included = included;
-      if (included) scan.included++;
-      else
-        problem = {
-          position,
-          kind: 'mismatch',
-          computed: outcome.root,
-          indexOffset: indexSlot < 0 ? -1 : valueOffset(tape, indexSlot),
-        };
+    const indexOffset = indexSlot < 0 ? -1 : valueOffset(tape, indexSlot);
+    const folded =
+      'plain' in outcome
+        ? { fold: folds.add(sink.bytes.subarray(0, sink.length), outcome.plain.siblings, outcome.plain.sides) }
+        : outcome;
+    waiting.push({ scan, root: signedRoot, position, detail, indexOffset, outcome: folded });
+    if (folds.full) settleDisclosed();
+  }
+
+  /**
+   * Compares the waiting elements' roots with the signed root, in element order, once their batch
+   * is folded: problems are kept in that order, as if each was compared when read.
+   */
+  function settleDisclosed(): void {
+    const roots = folds.take();
+    for (const { scan, root: signed, position, detail, indexOffset, outcome } of waiting) {
+      let problem: DisclosedProblem | undefined;
+      if ('error' in outcome) {
+        problem = { position, kind: 'error', error: outcome.error, path: outcome.path };
+        if (detail !== undefined) detail.failed = true;
+      } else if (signed !== undefined) {
+        const root = 'fold' in outcome ? roots[outcome.fold]! : outcome.root;
+        const included = bytesEqual(root, signed);
+        if (detail !== undefined) detail.included = included;
+        if (included) scan.included++;
+        else problem = { position, kind: 'mismatch', computed: root, indexOffset };
+      }
+      if (problem === undefined) continue;
+      if (scan.problems.length < options.maxProblems) scan.problems.push(problem);
+      scan.problemCount++;
     }
-    if (problem === undefined) return;
-    if (scan.problems.length < options.maxProblems) scan.problems.push(problem);
-    scan.problemCount++;
+    waiting.length = 0;
   }
 
   return {
@@ -369,6 +382,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       },
     },
     async result(root) {
+      settleDisclosed();
       entries.root = await hashes.settled();
       // One id problem at most per entry: in entry order, the first maxProblems of both lists.
       const all = [...entries.idProblems, ...lateIdProblems].sort((a, b) => a.index - b.index);
@@ -377,6 +391,19 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       return { root, entries, disclosed };
     },
   };
+}
+
+/** A disclosed element read, waiting to be compared with the signed root (`settleDisclosed`). */
+interface WaitingElement {
+  /** The scan of the `disclosed` array it is in, and the root its proof is compared with. */
+  readonly scan: DisclosedScan;
+  readonly root: Uint8Array | undefined;
+  readonly position: number;
+  readonly detail: DisclosedDetail | undefined;
+  /** Where its `index` value starts in the document (-1: none). */
+  readonly indexOffset: number;
+  /** Its Python error, its root, or its place in the batch being folded. */
+  readonly outcome: { error: PyError; path: (string | number)[] } | { root: Uint8Array } | { fold: number };
 }
 
 function emptyEntries(): EntriesScan {
@@ -453,21 +480,24 @@ const HEX_VALUES: Int8Array = /* @__PURE__ */ (() => {
 /** The bytes of the shortest step of the common proof shape, `["<64 hex>","L"]`. */
 const PLAIN_STEP_MIN_BYTES = 72;
 
+/** A proof of the common shape: its siblings back to back (32 bytes a step), and its sides ("L"/"R"). */
+interface PlainProof {
+  readonly siblings: Uint8Array;
+  readonly sides: string;
+}
+
 /**
  * The common proof shape, read straight from the tape: a list of `[<64 lowercase hex>, "L"|"R"]`
- * pairs (what Zaxy writes), its siblings decoded back to back for `rootFromPackedProof`. Returns
- * the root it leads to, or undefined when anything else is
- * present (escapes, other lengths or case, other sides, other types), which the general path then
- * handles with Python's exact semantics.
+ * pairs (what Zaxy writes), its siblings decoded back to back (folded by `DisclosedFolds`).
+ * Undefined when anything else is present (escapes, other lengths or case, other sides, other
+ * types), which the general path then handles with Python's exact semantics.
  */
-function foldPlainProof(
+function plainProof(
   bytes: Uint8Array,
   tape: Int32Array,
   proofSlot: number,
-  leaf: Uint8Array,
-  sha256: Sha256,
   detail: DisclosedDetail | undefined,
-): Uint8Array | undefined {
+): PlainProof | undefined {
   if (!isArrayNode(tape, proofSlot)) return undefined;
   const count = childCount(tape, proofSlot);
   // A step of this shape takes at least `["<64 hex>","L"]` (72 bytes): more steps than the document
@@ -491,7 +521,6 @@ function foldPlainProof(
     }
     sides += letter === 0x4c ? 'L' : 'R';
   }
-  const root = rootFromPackedProof(leaf, siblings, sides, sha256);
   if (detail !== undefined) {
     // The siblings' own text (lowercase hex, checked above): the proof's bytes decoded in one call,
     // each sibling a slice of that text (one decode per sibling cost a third of a 1k subset's time).
@@ -507,13 +536,14 @@ function foldPlainProof(
     detail.sides = sides;
     detail.proofDepth = count;
   }
-  return root;
+  return { siblings, sides };
 }
 
 /**
  * One disclosed element, in Zaxy's order (docs/zaxy.md, 'verify_subset order', step 5):
  * `d["content"]` read and hashed, then `d["proof"]` iterated (each step unpacked, then its sibling
- * decoded), then the proof folded into the root it implies. Fills `detail` when given.
+ * decoded), then the proof folded into the root it implies; a proof of the common shape is given
+ * back unfolded, for its batch (its leaf message is in `sink`). Fills `detail` when given.
  */
 function foldDisclosed(
   element: TapeNode,
@@ -521,7 +551,7 @@ function foldDisclosed(
   sink: { bytes: Uint8Array; length: number },
   sha256: Sha256,
   detail: DisclosedDetail | undefined,
-): { root: Uint8Array } | { error: PyError; path: (string | number)[] } {
+): { root: Uint8Array } | { plain: PlainProof } | { error: PyError; path: (string | number)[] } {
   const { bytes, tape } = element;
   if (!isObjectNode(tape, 0))
     return { error: { pyError: 'TypeError', text: subscriptTypeError(materialize(bytes, tape, 0)) }, path: [] };
@@ -530,11 +560,12 @@ function foldDisclosed(
   if (detail !== undefined) (detail as { facts: EntryFacts | undefined }).facts = entryFacts(bytes, tape, contentSlot);
   const encodeError = canonical(element, contentSlot);
   if (encodeError !== undefined) return { error: { pyError: 'ValueError', text: encodeError }, path: ['content'] };
-  const leaf = sha256.digest(sink.bytes.subarray(0, sink.length));
   const proofSlot = memberValue(bytes, tape, 0, PROOF);
   if (proofSlot < 0) return { error: { pyError: 'KeyError', text: pythonRepr('proof') }, path: [] };
-  const fast = foldPlainProof(bytes, tape, proofSlot, leaf, sha256, detail);
-  if (fast !== undefined) return { root: fast };
+  // The common shape is hashed with its batch (the leaf message is still in the sink).
+  const plain = plainProof(bytes, tape, proofSlot, detail);
+  if (plain !== undefined) return { plain };
+  const leaf = sha256.digest(sink.bytes.subarray(0, sink.length));
   if (detail !== undefined) {
     detail.steps.length = 0;
     detail.sides = '';

@@ -155,6 +155,38 @@ test("CLI: the installed verify-export command and the README's npx commands giv
 // ---------------------------------------------------------------------------------------------
 // 2. Node ESM (and CommonJS)
 
+test("Node: the package's own imports (#sha256, #sha256-lanes) resolve inside the installed tarball and hash", async () => {
+  // Only the package's own modules can import them: a module placed in the installed package, as
+  // the core's are. If #sha256-lanes failed to resolve there, Zaxy entries would quietly be hashed
+  // one at a time, with the same reports: only this shows the 4-lane hasher ships and loads.
+  const probe = join(pkg.installed, 'imports-probe.mjs');
+  writeFileSync(
+    probe,
+    `import { loadSha256 } from '#sha256';
+import { loadSha256Many } from '#sha256-lanes';
+const hex = (bytes) => Buffer.from(bytes).toString('hex');
+const abc = new TextEncoder().encode('abc');
+const many = await loadSha256Many();
+const out = new Uint8Array(64);
+many?.digestMany(abc, Uint32Array.of(0, 0), Uint32Array.of(3, 0), out);
+console.log(JSON.stringify({
+  single: hex((await loadSha256()).digest(abc)),
+  many: many === undefined ? null : [hex(out.subarray(0, 32)), hex(out.subarray(32))],
+  lanes: import.meta.resolve('#sha256-lanes'),
+}));
+`,
+  );
+  const result = await run(process.execPath, [probe], { cwd: pkg.consumer });
+  assert.equal(result.status, 0, describeRun('imports-probe.mjs', result));
+  const abc = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+  const empty = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+  assert.deepEqual(JSON.parse(result.stdout), {
+    single: abc,
+    many: [abc, empty],
+    lanes: `file://${join(pkg.installed, 'dist/wasm/sha256-lanes.js')}`,
+  });
+});
+
 test('Node: the README snippet verifies; edge and wasm import; other paths are not exported; require() as this Node does it', async () => {
   const snippet = readmeSnippet('node');
   assert.equal(snippet.lang, 'js');

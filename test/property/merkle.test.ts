@@ -17,6 +17,7 @@ import {
   verifyInclusion,
 } from '../../src/crypto/merkle.ts';
 import { nodeSha256 as sha256 } from '../../bin/node-sha256.ts';
+import { loadSha256Many } from '../../wasm/sha256-lanes.ts';
 
 const tree = fc.integer({ min: 1, max: 300 }).chain((n) =>
   fc.record({
@@ -32,6 +33,41 @@ function flip(bytes: Uint8Array, bit: number): Uint8Array {
   out[bit >> 3]! ^= 1 << (bit & 7);
   return out;
 }
+
+// Batches of leaves (a level of the batch per call of the 4-lane hasher) fold as one leaf at a time
+// would: the same root after every batch, whatever the batch sizes and however adds are mixed.
+test('MerkleFold.addMany gives what add gives leaf by leaf, for any batch sizes', async () => {
+  const many = await loadSha256Many();
+  assert.ok(many, 'the 4-lane hasher loads in Node');
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ size: fc.integer({ min: 0, max: 70 }), batched: fc.boolean() }), { maxLength: 12 }),
+      fc.nat(),
+      (batches, seed) => {
+        const oneByOne = new MerkleFold(sha256);
+        const batched = new MerkleFold(sha256);
+        let n = seed;
+        for (const { size, batched: inOneCall } of batches) {
+          const packed = new Uint8Array(32 * size);
+          for (let k = 0; k < size; k++) {
+            const leaf = sha256.digest(new Uint8Array([n & 255, (n >> 8) & 255, n >> 16]));
+            n++;
+            packed.set(leaf, 32 * k);
+            oneByOne.add(leaf);
+            if (!inOneCall) batched.add(leaf.slice());
+          }
+          if (inOneCall) {
+            batched.addMany(packed, size, many);
+            packed.fill(0); // copied: later changes to the caller's buffer change nothing
+          }
+          assert.equal(batched.count, oneByOne.count);
+          assert.deepEqual(batched.root(), oneByOne.root(), `after ${oneByOne.count} leaves`);
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
 
 // The fold (one leaf at a time, a stack of subtree roots) must give the level-by-level root for
 // every leaf count, not only the powers of two; and every root on the way.

@@ -72,7 +72,8 @@ export interface DeclinedBatch {
 /**
  * What `EntryHasher.add` does, wherever it is done (here, or on the CLI's worker thread): each
  * entry's leaf folded into `fold`, its id compared with its claim when it has one. With `many`,
- * every leaf and id of the batch is hashed in one call (`Sha256Many`), then folded and compared.
+ * every leaf and id of the batch is hashed in one call (`Sha256Many`), the leaves then folded a
+ * level at a time (`MerkleFold.addMany`, one call a level), and the ids compared.
  * @example
  * const { mismatched } = hashEntries(data, starts, ends, claims, claimed, new MerkleFold(sha256), sha256);
  */
@@ -88,11 +89,13 @@ export function hashEntries(
 ): Mismatches {
   const count = starts.length;
   const digests = many === undefined ? undefined : digestAll(many, data, starts, ends, claimed);
+  // The leaves are the first `count` digests; the fold hashes their parents level by level.
+  if (digests !== undefined) fold.addMany(digests, count, many!);
   let nextId = count;
   const mismatched: number[] = [];
   const ids: Uint8Array[] = [];
   for (let k = 0; k < count; k++) {
-    fold.add(digests?.subarray(32 * k, 32 * k + 32) ?? sha256.digest(data.subarray(starts[k]!, ends[k]!)));
+    if (digests === undefined) fold.add(sha256.digest(data.subarray(starts[k]!, ends[k]!)));
     if (claimed[k] !== 1) continue;
     const id = digests?.subarray(32 * nextId, 32 * ++nextId) ?? sha256.digest(data.subarray(starts[k]! + 1, ends[k]!));
     if (hexEquals(claims, 64 * k, id)) continue;

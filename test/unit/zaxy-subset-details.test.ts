@@ -4,8 +4,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { verifyZaxy } from '../../src/formats/zaxy/index.ts';
+import { nodeSha256 } from '../../bin/node-sha256.ts';
+import type { JsonValue } from '../../src/json/value.ts';
+import { discloseSubset, verifyZaxy } from '../../src/formats/zaxy/index.ts';
+import { scanSignedDocument } from '../../src/formats/zaxy/scan.ts';
+import { loadSha256Many } from '../../wasm/sha256-lanes.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
+import { ed25519Signer, signedZaxyBundle } from '../helpers/signed-zaxy.ts';
 
 interface Disclosed {
   proof: [string, string][];
@@ -41,5 +46,50 @@ describe('Zaxy subset details: proofs as written', () => {
     while (element.proof.length < 70) element.proof.push(...element.proof);
     const spaced = JSON.stringify(long).replaceAll('],[', '],\n\t [');
     assert.deepEqual(await proofsShown(spaced), expected(long));
+  });
+});
+
+describe('Zaxy subset scan: problems in element order across batches', () => {
+  it('errors and mismatches among 3,000 elements (three batches), with and without the 4-lane hasher', async () => {
+    const contents = Array.from({ length: 3000 }, (_, k) => new Map<string, JsonValue>([['kind', `k${k}`]]));
+    const bundle = signedZaxyBundle(contents, ed25519Signer(), 'batches');
+    const disclosed = await discloseSubset(encoder.encode(bundle), [...contents.keys()]);
+    assert.ok(disclosed.ok);
+    const subset = JSON.parse(disclosed.json) as { disclosed: Record<string, unknown>[] };
+    const expected: [number, string][] = [];
+    subset.disclosed.forEach((element, position) => {
+      if (position % 11 === 5) {
+        delete element['proof'];
+        expected.push([position, 'error']);
+      } else if (position % 7 === 3) {
+        element['content'] = { kind: 'changed' };
+        expected.push([position, 'mismatch']);
+      }
+    });
+    const bytes = encoder.encode(JSON.stringify(subset));
+    const many = await loadSha256Many();
+    assert.ok(many);
+    for (const sha256Many of [() => many, undefined]) {
+      const scanned = await scanSignedDocument(bytes, {
+        sha256: nodeSha256,
+        maxDepth: 100,
+        maxProblems: 10_000,
+        maxFacts: 0,
+        maxDisclosedDetails: 3000,
+        sha256Many,
+      });
+      assert.ok(scanned.ok);
+      const scan = scanned.scan.disclosed;
+      assert.deepEqual(
+        scan.problems.map((problem) => [problem.position, problem.kind]),
+        expected,
+      );
+      assert.equal(scan.problemCount, expected.length);
+      assert.equal(scan.included, 3000 - expected.length);
+      assert.deepEqual(
+        scan.details.map((detail) => detail.included),
+        subset.disclosed.map((_, position) => (position % 11 === 5 ? null : position % 7 !== 3)),
+      );
+    }
   });
 });

@@ -119,8 +119,8 @@ export type DisclosedProblem =
 /**
  * What the scan learned about the streamed `disclosed` array. The array may be long and hostile,
  * so nothing is kept per element beyond the problems (bounded) and the first elements' details:
- * each proof is compared with the signed root once its batch is folded (`DisclosedFolds`, at most
- * 1,024 elements), in element order. The root is the
+ * each proof is compared with the signed root once its batch is folded (`DisclosedFolds`), in
+ * element order, at most `MAX_WAITING` elements later. The root is the
  * `merkle_root` read before `disclosed` (Zaxy writes the header first), or one given by the
  * caller for a second pass when the document put it elsewhere.
  */
@@ -338,7 +338,8 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
         ? { fold: folds.add(sink.bytes.subarray(0, sink.length), outcome.plain.siblings, outcome.plain.sides) }
         : outcome;
     waiting.push({ scan, root: signedRoot, position, detail, indexOffset, outcome: folded });
-    if (folds.full) settleDisclosed();
+    // Elements that wait without a proof to fold (Python errors) count too: memory stays bounded.
+    if (folds.full || waiting.length >= MAX_WAITING) settleDisclosed();
   }
 
   /**
@@ -392,6 +393,9 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     },
   };
 }
+
+/** Disclosed elements read before they are compared, at most (as many as a batch of folds holds). */
+const MAX_WAITING = 1024;
 
 /** A disclosed element read, waiting to be compared with the signed root (`settleDisclosed`). */
 interface WaitingElement {

@@ -2,6 +2,8 @@
 // - the 100k-entry ML-DSA-65 bundle (56 MB, Python: ~4.0 s wall, 332 MiB): CLI wall ≤ 0.8 s and
 //   peak RSS ≤ 250 MB (measured with /usr/bin/time -v), in Chromium ≤ 1.2 s;
 // - the 1k-entry subset (Python 0.24 s): ≤ 50 ms in Chromium;
+// - and the stretch targets of the browser issue for the .gz end to end in Chromium: the bundle
+//   ≤ 500 ms, the subset ≤ 25 ms;
 // - discloseSubset of that subset's positions from the bundle (must give the shipped subset).
 // The load average is printed: on a shared 2-core machine wall times scale with it.
 // Gunzip (another module's) and verification are timed apart. Runs several times; prints medians.
@@ -196,9 +198,9 @@ async function inChromium(): Promise<void> {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${server.origin}/`);
     await page.waitForFunction(() => typeof (globalThis as { bench?: unknown }).bench === 'function');
-    for (const [label, url, target] of [
-      ['100k bundle', '/bundle.json.gz', 1200],
-      ['1k subset', '/subset.json.gz', 50],
+    for (const [label, url, target, endToEndTarget] of [
+      ['100k bundle', '/bundle.json.gz', 1200, 500],
+      ['1k subset', '/subset.json.gz', 50, 25],
     ] as const) {
       const runs: { gunzip: number; verify: number; total: number; totalHelped: number; ok: boolean }[] = [];
       for (let run = 0; run < RUNS; run++) {
@@ -220,7 +222,7 @@ async function inChromium(): Promise<void> {
         throw new Error(`${label} did not verify in Chromium, or not alike with the entry-hashing worker`);
       console.log(
         `Chromium ${label}: gunzip (fflate) ${ms(median(runs.map((run) => run.gunzip)))}, verify ${ms(median(runs.map((run) => run.verify)))} ` +
-          `(target ≤ ${target} ms), .gz end to end ${ms(median(runs.map((run) => run.total)))}, ` +
+          `(target ≤ ${target} ms), .gz end to end ${ms(median(runs.map((run) => run.total)))} (target ≤ ${endToEndTarget} ms), ` +
           `with the entry-hashing worker ${ms(median(runs.map((run) => run.totalHelped)))}`,
       );
     }

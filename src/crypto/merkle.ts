@@ -22,6 +22,8 @@ import { toHex } from '../encoding/hex.ts';
 export const LEAF_PREFIX = 0x00;
 /** Domain prefix of an interior node hash (docs/zaxy.md, 'Merkle tree'). */
 export const NODE_PREFIX = 0x01;
+/** The character code of `L`, the side of a proof step's sibling on the left. */
+export const SIDE_LEFT = 0x4c;
 
 /** One proof step: the sibling digest and the sibling's side (`"L"`, `"R"`, or anything from a file). */
 export interface ProofStep {
@@ -325,9 +327,6 @@ export function rootFromPackedProof(leaf: Uint8Array, siblings: Uint8Array, side
   }
   return node;
 }
-
-/** The character code of `L`, the side of a sibling on the left. */
-const SIDE_LEFT = 0x4c;
 
 /**
  * One step of every proof fold (docs/zaxy.md, 'Merkle tree'): the parent of `node` and its

@@ -8,15 +8,13 @@
  * turn (`rootFromPackedProof`); the roots are the same either way.
  * @module
  */
-import { rootFromPackedProof } from '../../crypto/merkle.ts';
+import { NODE_PREFIX, rootFromPackedProof, SIDE_LEFT } from '../../crypto/merkle.ts';
 import type { Sha256, Sha256Many } from '../../crypto/sha256.ts';
 
 /** Elements a batch holds at most. */
 const MAX_ELEMENTS = 1024;
 /** Leaf message and sibling bytes a batch holds at most (memory stays bounded, whatever the input). */
 const MAX_BYTES = 2 << 20;
-/** The first byte of an internal node's message (docs/zaxy.md, 'Merkle tree'). */
-const NODE_PREFIX = 0x01;
 /** Below this many proofs still folding at a level, the rest are folded one at a time. */
 const MIN_FOLDING = 4;
 
@@ -127,7 +125,7 @@ export class DisclosedFolds {
         const siblingAt = 32 * level;
         const nodeAt = 32 * k;
         const at = 65 * j;
-        const siblingTo = this.#sides[k]!.charCodeAt(level) === 0x4c ? at + 1 : at + 33;
+        const siblingTo = this.#sides[k]!.charCodeAt(level) === SIDE_LEFT ? at + 1 : at + 33;
         const nodeTo = siblingTo === at + 1 ? at + 33 : at + 1;
         messages[at] = NODE_PREFIX;
         for (let i = 0; i < 32; i++) {

@@ -36,10 +36,21 @@ const expected = (elements: Element[]): string[] =>
     hex(rootFromPackedProof(nodeSha256.digest(message), packed(steps), sidesOf(steps), nodeSha256)),
   );
 
+/**
+ * Folds the elements batch by batch. Each element's message and siblings are passed in one reused
+ * buffer, overwritten right after `add` (as the scan reuses its own): `add` must have copied them.
+ */
 function foldAll(folds: DisclosedFolds, elements: Element[]): string[] {
   const roots: string[] = [];
+  let reused = new Uint8Array(0);
   for (const { message, steps } of elements) {
-    assert.equal(folds.add(message, packed(steps), sidesOf(steps)), folds.size - 1);
+    const siblings = packed(steps);
+    if (reused.length < message.length + siblings.length) reused = new Uint8Array(message.length + siblings.length);
+    reused.set(message);
+    reused.set(siblings, message.length);
+    const place = folds.add(reused.subarray(0, message.length), reused.subarray(message.length), sidesOf(steps));
+    assert.equal(place, folds.size - 1);
+    reused.fill(0xee);
     if (folds.full) roots.push(...folds.take().map(hex));
   }
   roots.push(...folds.take().map(hex));
@@ -68,4 +79,10 @@ test('one proof far longer than the others, and batches taken when full', () => 
   const folds = new DisclosedFolds(nodeSha256, () => many);
   const roots = foldAll(folds, elements);
   assert.deepEqual(roots, expected(elements));
+});
+
+test('add refuses siblings shorter than the sides say', () => {
+  const folds = new DisclosedFolds(nodeSha256, () => many);
+  assert.throws(() => folds.add(new Uint8Array(3), new Uint8Array(63), 'LR'), TypeError);
+  assert.equal(folds.size, 0);
 });

@@ -16,7 +16,12 @@ import { bytesEqual, LEAF_PREFIX, type ProofStep, rootFromInclusionProof } from 
 import type { Sha256, Sha256Many } from '../../crypto/sha256.ts';
 import { toHex } from '../../encoding/hex.ts';
 import { surrogateErrorMessage } from '../../json/canonical.ts';
-import { createByteSink, createCanonicalScratch, writeCanonicalFromTape } from '../../json/canonical-tape.ts';
+import {
+  type ByteSink,
+  createByteSink,
+  createCanonicalScratch,
+  writeCanonicalFromTape,
+} from '../../json/canonical-tape.ts';
 import type { JsonReadError } from '../../json/errors.ts';
 import {
   type DocumentRoot,
@@ -194,6 +199,8 @@ export interface Scanner<T> {
 export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
   const sha256 = options.sha256;
   const sink = createByteSink(1 << 16);
+  /** A plain proof's siblings, decoded (`plainProof`), until they are added to their batch. */
+  const siblingSink = createByteSink(32 * 64);
   const scratch = createCanonicalScratch();
   let entries = emptyEntries();
   /** Id mismatches found when a batch of hashes comes back (out of entry order with the others). */
@@ -331,7 +338,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
           }
         : undefined;
     if (detail !== undefined) scan.details.push(detail);
-    const outcome = foldDisclosed(element, canonical, sink, sha256, detail);
+    const outcome = foldDisclosed(element, canonical, sink, siblingSink, sha256, detail);
     const indexOffset = indexSlot < 0 ? -1 : valueOffset(tape, indexSlot);
     const folded =
       'plain' in outcome
@@ -484,7 +491,10 @@ const HEX_VALUES: Int8Array = /* @__PURE__ */ (() => {
 /** The bytes of the shortest step of the common proof shape, `["<64 hex>","L"]`. */
 const PLAIN_STEP_MIN_BYTES = 72;
 
-/** A proof of the common shape: its siblings back to back (32 bytes a step), and its sides ("L"/"R"). */
+/**
+ * A proof of the common shape: its siblings back to back (32 bytes a step; a view of the sibling
+ * sink, overwritten by the next proof), and its sides ("L"/"R").
+ */
 interface PlainProof {
   readonly siblings: Uint8Array;
   readonly sides: string;
@@ -500,6 +510,7 @@ function plainProof(
   bytes: Uint8Array,
   tape: Int32Array,
   proofSlot: number,
+  siblingSink: ByteSink,
   detail: DisclosedDetail | undefined,
 ): PlainProof | undefined {
   if (!isArrayNode(tape, proofSlot)) return undefined;
@@ -507,7 +518,8 @@ function plainProof(
   // A step of this shape takes at least `["<64 hex>","L"]` (72 bytes): more steps than the document
   // could hold are some other shape, left to the general path before 32 bytes a step are allocated.
   if (count * PLAIN_STEP_MIN_BYTES > bytes.length) return undefined;
-  const siblings = new Uint8Array(32 * count);
+  if (siblingSink.bytes.length < 32 * count) siblingSink.bytes = new Uint8Array(32 * count);
+  const siblings = siblingSink.bytes.subarray(0, 32 * count);
   let sides = '';
   for (let k = 0, step = firstChild(proofSlot); k < count; k++, step = nextSlot(tape, step)) {
     if (!isArrayNode(tape, step) || childCount(tape, step) !== 2) return undefined;
@@ -552,7 +564,8 @@ function plainProof(
 function foldDisclosed(
   element: TapeNode,
   canonical: (element: TapeNode, node: number) => string | undefined,
-  sink: { bytes: Uint8Array; length: number },
+  sink: ByteSink,
+  siblingSink: ByteSink,
   sha256: Sha256,
   detail: DisclosedDetail | undefined,
 ): { root: Uint8Array } | { plain: PlainProof } | { error: PyError; path: (string | number)[] } {
@@ -567,7 +580,7 @@ function foldDisclosed(
   const proofSlot = memberValue(bytes, tape, 0, PROOF);
   if (proofSlot < 0) return { error: { pyError: 'KeyError', text: pythonRepr('proof') }, path: [] };
   // The common shape is hashed with its batch (the leaf message is still in the sink).
-  const plain = plainProof(bytes, tape, proofSlot, detail);
+  const plain = plainProof(bytes, tape, proofSlot, siblingSink, detail);
   if (plain !== undefined) return { plain };
   const leaf = sha256.digest(sink.bytes.subarray(0, sink.length));
   if (detail !== undefined) {

@@ -58,6 +58,7 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
   let sliceSize = FIRST_SLICE;
   let sliceOutput = 0;
   const before = new Uint8Array(8);
+  const lastBytes = new Uint8Array(8);
   let beforeLength = 0;
   let outputCrc = 0;
   let outputSize = 0; // ISIZE: output size modulo 2^32
@@ -131,14 +132,18 @@ export function createNativeGunzipCore(options: GunzipOptions, emit: (bytes: Uin
       consumed = end;
       return;
     }
-    // Keep the last 8 bytes sent (a trailer may start in this slice and end in the next).
-    const keep = Math.min(8, beforeLength + bytes.byteLength);
-    const merged = new Uint8Array(beforeLength + bytes.byteLength);
-    merged.set(before.subarray(0, beforeLength));
-    merged.set(bytes, beforeLength);
-    before.set(merged.subarray(merged.byteLength - keep));
-    beforeLength = keep;
+    keepLastBytes(bytes);
     sliceSize = nextSliceSize(bytes.byteLength, sliceOutput);
+  };
+
+  /** Keeps the last 8 bytes sent, of `before` then `bytes` (a trailer may start in this slice and end in the next). */
+  const keepLastBytes = (bytes: Uint8Array): void => {
+    const total = beforeLength + bytes.byteLength;
+    const keep = Math.min(8, total);
+    for (let i = 0, at = total - keep; i < keep; i++, at++)
+      lastBytes[i] = at < beforeLength ? before[at]! : bytes[at - beforeLength]!;
+    before.set(lastBytes.subarray(0, keep));
+    beforeLength = keep;
   };
 
   /**

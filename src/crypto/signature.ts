@@ -4,10 +4,11 @@
  *
  * `verifySignature` is the default: `ed25519` with OpenSSL's acceptance rule (`ed25519.ts`,
  * pure JavaScript on @noble/curves, identical in Node, browsers, workerd and Deno) and
- * `ml-dsa-65` with @noble/post-quantum (pure, empty context). Both algorithm modules are loaded on
- * first use, so a page that verifies one kind of signature never loads the other. That makes the
- * default asynchronous; hosts may inject any `SignatureVerifier` (sync or async), e.g. WebCrypto
- * Ed25519 — which must then give OpenSSL's verdicts on the `sigver-ed25519-edge-openssl` vectors.
+ * `ml-dsa-65` (pure, empty context) on the host's WebCrypto where it has ML-DSA, else with
+ * @noble/post-quantum (`ml-dsa.ts`). Both algorithm modules are loaded on first use, so a page that
+ * verifies one kind of signature never loads the other. That makes the default asynchronous;
+ * hosts may inject any `SignatureVerifier` (sync or async), e.g. WebCrypto Ed25519 — which must
+ * then give OpenSSL's verdicts on the `sigver-ed25519-edge-openssl` vectors.
  * @module
  */
 
@@ -41,7 +42,7 @@ export async function verifySignature(
       case 'ed25519':
         return (await import('./ed25519.ts')).verifyEd25519(publicKey, message, signature);
       case 'ml-dsa-65':
-        return (await (await import('./ml-dsa.ts')).loadMlDsa65())(publicKey, message, signature);
+        return await (await import('./ml-dsa.ts')).verifyMlDsa65(publicKey, message, signature);
       default:
         return false;
     }

@@ -1,6 +1,7 @@
 // The Zaxy verifier in Chromium: every shared fixture through the core API (Zaxy's {ok, reason}
 // exactly), the raw signature vectors through the kit's verifier (OpenSSL's verdicts), the kit's
 // edge vectors, Zaxy's unsigned entry ids, and a disclosure that verifies — the same modules Node runs.
+import { loadMlDsa65, verifyMlDsa65OnHost } from '../../src/crypto/ml-dsa.ts';
 import { verifySignature } from '../../src/crypto/signature.ts';
 import { discloseSubset, toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import { verify } from '../../src/verify.ts';
@@ -90,6 +91,22 @@ describe('Zaxy verifier in Chromium', () => {
       }
     }
     assert(count === 85, `expected 85 vectors, ran ${count}`);
+  });
+
+  it("verifies ML-DSA-65 on Chromium's WebCrypto, and in JavaScript, with OpenSSL's verdicts on every vector", async () => {
+    // verifySignature takes the host's verdict where it gives one: here it must give one for every
+    // vector (so the vectors above ran through it), and so must the JavaScript fallback.
+    const file = (await (await fetch(fixtureUrl('zaxy/sigver-ml-dsa-65-edge-openssl.json'))).json()) as {
+      tests: { tcId: number; pk: string; message: string; signature: string; testPassed: boolean }[];
+    };
+    assert(file.tests.length === 64, `expected 64 ML-DSA-65 vectors, found ${file.tests.length}`);
+    const inJavaScript = await loadMlDsa65();
+    for (const vector of file.tests) {
+      const args = [fromHex(vector.pk), fromHex(vector.message), fromHex(vector.signature)] as const;
+      const onHost = await verifyMlDsa65OnHost(...args);
+      assert(onHost === vector.testPassed, `WebCrypto, tcId ${vector.tcId}: got ${onHost}`);
+      assert(inJavaScript(...args) === vector.testPassed, `JavaScript, tcId ${vector.tcId}`);
+    }
   });
 
   it("matches Zaxy on the kit's edge vectors", async () => {

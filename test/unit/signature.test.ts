@@ -7,7 +7,13 @@ import { createPublicKey, generateKeyPairSync, sign as nodeSign, verify as nodeV
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { verifyEd25519 } from '../../src/crypto/ed25519.ts';
-import { loadMlDsa65, ML_DSA_65_PUBLIC_KEY_BYTES, ML_DSA_65_SIGNATURE_BYTES } from '../../src/crypto/ml-dsa.ts';
+import {
+  loadMlDsa65,
+  ML_DSA_65_PUBLIC_KEY_BYTES,
+  ML_DSA_65_SIGNATURE_BYTES,
+  verifyMlDsa65,
+  verifyMlDsa65OnHost,
+} from '../../src/crypto/ml-dsa.ts';
 import { verifySignature } from '../../src/crypto/signature.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 
@@ -124,6 +130,23 @@ test('ML-DSA-65: wrong lengths and garbage are false, not exceptions', async () 
     ),
     false,
   );
+});
+
+test("ML-DSA-65: the host's WebCrypto gives OpenSSL's verdict or none, and the default always gives it", async () => {
+  // Node 20's WebCrypto has no ML-DSA: the host gives no verdict and the JavaScript verifier
+  // decides (Chromium's WebCrypto is held to every vector in test/browser/zaxy.test.ts).
+  const file = JSON.parse(readFileSync(fixturePath('zaxy', 'sigver-ml-dsa-65-edge-openssl.json'), 'utf8')) as {
+    tests: { tcId: number; pk: string; message: string; signature: string; testPassed: boolean }[];
+  };
+  assert.equal(file.tests.length, 64);
+  for (const vector of file.tests) {
+    const args = [vector.pk, vector.message, vector.signature].map((hex) =>
+      Uint8Array.from(Buffer.from(hex, 'hex')),
+    ) as [Uint8Array, Uint8Array, Uint8Array];
+    const onHost = await verifyMlDsa65OnHost(...args);
+    assert.ok(onHost === undefined || onHost === vector.testPassed, `host, tcId ${vector.tcId}: ${onHost}`);
+    assert.equal(await verifyMlDsa65(...args), vector.testPassed, `tcId ${vector.tcId}`);
+  }
 });
 
 test('verifySignature: unknown algorithms are false; labels are exact', async () => {

@@ -13,7 +13,8 @@ export interface ZaxyOptions extends VerifyOptions {
    */
   readonly expectPublicKey?: string;
   /**
-   * Signature verifier (default `verifySignature`: OpenSSL-equivalent Ed25519, noble ML-DSA-65).
+   * Signature verifier (default `verifySignature`: OpenSSL-equivalent Ed25519; ML-DSA-65 on
+   * WebCrypto where the host has it, else noble).
    * A replacement must return false, not throw, for bad input, and give OpenSSL's verdicts on
    * the `sigver-*-edge-openssl` vectors.
    */

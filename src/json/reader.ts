@@ -26,6 +26,7 @@ import {
   utf8ErrorMessage,
 } from './errors.ts';
 import * as grammar from './_grammar.ts';
+import { KeptBytes } from './kept-bytes.ts';
 import { createJsonPrefixChecker, firstImpossibleByte } from './prefix.ts';
 import { createUtf8StreamChecker, type Utf8StreamChecker } from './utf8-check.ts';
 import {
@@ -70,6 +71,8 @@ export interface TapeNode {
   readonly tape: Int32Array;
   /** Slot index of the node. */
   readonly node: number;
+  /** The document offset of `bytes[0]` (tape offsets are in `bytes`; add this for the document's). */
+  readonly base: number;
 }
 
 /** Stands in the root object for a top-level array that was streamed to the visitor. */
@@ -152,15 +155,20 @@ export interface DocumentReader {
    * dropped (`maxRetainedBytes`): then the document cannot be read a second time.
    */
   bytes(): Uint8Array | undefined;
-  /** Bytes held now (all pushed, until some are dropped): what a memory limit should count. */
+  /** Whether `bytes()` would give the whole document (no byte was dropped), without making it. */
+  keptAll(): boolean;
+  /**
+   * Bytes held now (all pushed, until some are dropped): what a memory limit should count (a
+   * reading window of up to 256 KiB aside, like the tape).
+   */
   heldBytes(): number;
   /** Bytes pushed in all. */
   pushedBytes(): number;
 }
 
 export interface DocumentReaderOptions extends ReadJsonOptions {
-  /** Expected document size, to allocate the buffer once. */
-  readonly expectedBytes?: number;
+  /** The reading window's first size (default 256 KiB); tests make it tiny, so that it moves often. */
+  readonly windowBytes?: number;
   /**
    * Once more than this many bytes are read, bytes already read are dropped instead of kept:
    * memory then stays about one element of a streamed array (plus one chunk), whatever the
@@ -179,6 +187,9 @@ export interface DocumentReaderOptions extends ReadJsonOptions {
  * array begins with `startArray`). A step that fails mid-input is retried only after the input
  * past it has doubled, so a hostile document cannot make it rescan quadratically.
  *
+ * The walk reads a window of the bytes (what it has not read yet, and the chunk just pushed); the
+ * document is kept apart, as pushed (`KeptBytes`), and made one buffer only when asked for.
+ *
  * With `maxRetainedBytes`, a long document is not kept: once inside the root object and past that
  * many bytes, what was read is dropped. There is then no second reading, so the reader words
  * errors itself, with the same file-level semantics: everything before the first error was read
@@ -194,24 +205,45 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   const maxRetained = options.maxRetainedBytes ?? Infinity;
   /** Read-ahead is a small part of what may be retained, so a bound on held bytes stays one. */
   const walk = createRootWalk(visitor, maxDepth, Math.min(SCAN_AHEAD_BYTES, Math.floor(maxRetained / 16)));
-  let buffer = new Uint8Array(Math.max(1 << 16, Math.min(options.expectedBytes ?? 1 << 20, maxRetained + (1 << 20))));
+  /** The window the walk reads: `length` bytes from document offset `base` (those before were read). */
+  const windowBytes = options.windowBytes ?? WINDOW_BYTES;
+  let buffer = new Uint8Array(windowBytes);
   let length = 0;
-  /** Offset in the document of `buffer[0]`: bytes before it were dropped. */
+  /** Offset in the document of `buffer[0]`. */
   let base = 0;
-  /** Where `buffer[0]` is, as Python counts positions. */
+  /** Every byte pushed, while the document is kept; undefined once bytes were dropped (or held in `buffer`). */
+  let kept: KeptBytes | undefined = new KeptBytes();
+  /** Where `buffer[0]` is, as Python counts positions (kept up to date once the document is not kept). */
   let basePosition: TextPosition = TEXT_START;
 
-  /** Drops the bytes already read (only inside the root object, and never after an error). */
-  function dropRead(): void {
+  /**
+   * Before `more` bytes are added to the window: moves what the walk has not read to its start when
+   * they would not fit (only inside the root object, and never after an error); past
+   * `maxRetainedBytes`, the document stops being kept and what was read is dropped before each chunk.
+   */
+  function dropRead(more: number): void {
     const pos = walk.pos;
-    if (pos === 0 || walk.state === 'start' || walk.state === 'whole' || base + pos <= maxRetained) return;
+    if (pos === 0 || walk.state === 'start' || walk.state === 'whole') return;
     if (keep !== Infinity) return; // not JSON: the bytes that word the error are held from the start
-    basePosition = advancePosition(basePosition, buffer, 0, pos);
+    const past = base + pos > maxRetained;
+    if (!past && (kept === undefined || length + more <= buffer.length)) return;
+    if (past && kept !== undefined) {
+      // The position of `base`, counted over the kept bytes before it, then the document is let go.
+      for (const piece of kept.piecesUpTo(base)) basePosition = advancePosition(basePosition, piece, 0, piece.length);
+      kept = undefined;
+    }
+    if (kept === undefined) basePosition = advancePosition(basePosition, buffer, 0, pos);
     buffer.copyWithin(0, pos, length);
     base += pos;
     length -= pos;
     walk.retryAt = Math.max(0, walk.retryAt - pos);
     walk.pos = 0;
+  }
+
+  /** The whole document so far, in one buffer, when no byte was dropped. */
+  function wholeDocument(): Uint8Array | undefined {
+    if (kept !== undefined) return kept.bytes();
+    return base === 0 ? buffer.subarray(0, length) : undefined;
   }
 
   /** The first error of a document whose start was dropped, worded as `readJsonDocument` would. */
@@ -244,6 +276,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
 
   /** From now on, holds no more than a little past the byte at `at`, which cannot continue the document. */
   function refuseFrom(at: number, rest: Uint8Array): void {
+    kept = undefined; // `buffer` holds the document from its start from now on
     refusedAt = at;
     keep = refusedAt + NOT_JSON_CONTEXT_BYTES;
     fromRefused = createUtf8StreamChecker(refusedAt);
@@ -278,7 +311,18 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   /** After a walk: stops the prefix check inside the root object, and holds little once the walk refused a byte. */
   function afterWalk(): void {
     if (walk.state !== 'start' && walk.state !== 'whole') prefixChecked = false;
-    if (keep !== Infinity || walk.refusedAt < 0 || base !== 0) return;
+    if (keep !== Infinity || walk.refusedAt < 0) return;
+    if (kept !== undefined) {
+      // From here the document is held from its start in `buffer` (what follows is held only up to
+      // a little past the refused byte).
+      if (base !== 0) {
+        buffer = kept.bytes().slice();
+        length = buffer.length;
+        base = 0;
+      }
+      kept = undefined;
+    }
+    if (base !== 0) return;
     refuseFrom(walk.refusedAt, buffer.subarray(walk.refusedAt, length));
     pushedPast = Math.max(0, length - keep);
     length = Math.min(length, keep);
@@ -303,7 +347,8 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
       if (chunk.byteLength === 0) return;
       chunk = notJsonPart(chunk);
       if (chunk.byteLength === 0) return;
-      dropRead();
+      kept?.push(chunk);
+      dropRead(chunk.byteLength);
       if (length + chunk.byteLength > buffer.length) {
         const needed = length + chunk.byteLength;
         let size = buffer.length * 2;
@@ -321,16 +366,22 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
       if (keep !== Infinity) return;
       walkRoot(walk, buffer.subarray(0, length), base, false);
       afterWalk();
+      // The root is not an object: `buffer`, never moved, holds the document; nothing else need.
+      if (walk.state === 'whole' && base === 0) kept = undefined;
     },
     finish() {
       if (keep !== Infinity) return notJsonResult();
       walkRoot(walk, buffer.subarray(0, length), base, true);
       if (walk.state === 'trailing') return { ok: true, root: walk.root };
-      if (base > 0) return { ok: false, error: droppedDocumentError() };
-      return readJsonDocument(buffer.subarray(0, length), visitor, { maxDepth });
+      const whole = wholeDocument();
+      if (whole === undefined) return { ok: false, error: droppedDocumentError() };
+      return readJsonDocument(whole, visitor, { maxDepth });
     },
-    bytes: () => (base === 0 && pushedPast === 0 ? buffer.subarray(0, length) : undefined),
-    heldBytes: () => length,
+    bytes: () => (pushedPast === 0 ? wholeDocument() : undefined),
+    keptAll: () => pushedPast === 0 && (kept !== undefined || base === 0),
+    // The document's bytes; the window's first `windowBytes` are working memory (as the tape is),
+    // but a value that grew it past them is held twice, and counts so.
+    heldBytes: () => (kept !== undefined ? kept.length + Math.max(0, length - windowBytes) : length),
     pushedBytes: () => base + length + pushedPast,
   };
 }
@@ -362,6 +413,9 @@ const NOT_JSON_CONTEXT_BYTES = 64;
  * sixteenth of it, so that bound on held bytes still holds.
  */
 const SCAN_AHEAD_BYTES = 64 * 1024;
+
+/** The window's first size (it grows for a value that does not fit, as the whole document did before). */
+const WINDOW_BYTES = 256 << 10;
 
 /**
  * Where the root walk is in the root object; `trailing`: after it (only whitespace may follow);
@@ -395,7 +449,7 @@ interface RootWalk {
   readonly stack: number[];
   readonly root: Map<string, JsonValue | StreamedArray>;
   /** The node handed to the visitor (one object, refilled for each element). */
-  readonly element: { bytes: Uint8Array; tape: Int32Array; node: number };
+  readonly element: { bytes: Uint8Array; tape: Int32Array; node: number; base: number };
   state: RootState;
   /** Where reading goes on. */
   pos: number;
@@ -416,7 +470,7 @@ interface RootWalk {
 
 function createRootWalk(visitor: DocumentVisitor, maxDepth: number, scanAhead: number): RootWalk {
   const tape = { data: new Int32Array(SLOTS * 256), length: 0 };
-  const element = { bytes: EMPTY_BYTES, tape: tape.data, node: 0 };
+  const element = { bytes: EMPTY_BYTES, tape: tape.data, node: 0, base: 0 };
   return {
     visitor,
     maxDepth,
@@ -541,6 +595,7 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
           value.bytes = bytes;
           value.tape = tape.data;
           value.node = 0;
+          value.base = base;
           visitor.member(walk.key, value);
         }
         root.set(walk.key, materialize(bytes, tape.data, 0));
@@ -563,6 +618,7 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         const element = walk.element;
         element.bytes = bytes;
         element.tape = tape.data;
+        element.base = base;
         visitor.element(walk.key, walk.index++, element);
         walk.pos = end;
         walk.state = 'after-element';

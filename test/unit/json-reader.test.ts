@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createDocumentReader, readJson, readJsonAt, readJsonDocument } from '../../src/json/reader.ts';
+import { createDocumentReader, readJson, readJsonAt, readJsonDocument, type TapeNode } from '../../src/json/reader.ts';
+import { valueOffset } from '../../src/json/tape-read.ts';
 import type { JsonValue } from '../../src/json/value.ts';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -234,39 +235,49 @@ test("createDocumentReader: any chunking gives readJsonDocument's result and vis
     '',
     '\ufeff{"a": [1]}',
   ];
-  const run = (text: string, chunks: number[] | undefined, maxRetainedBytes?: number) => {
+  // Each visit names the element's tag and where it starts in the document (`base` + its offset
+  // in the window), so a window that moved must still say where things are.
+  const run = (text: string, chunks: number[] | undefined, windowBytes?: number) => {
     const seen: string[] = [];
     const visitor = {
       streamKeys: ['a'],
       startArray(key: string) {
         seen.push(`start ${key}`);
       },
-      element(key: string, index: number, element: { tape: Int32Array; node: number }) {
-        seen.push(`${key}[${index}] ${element.tape[element.node]}`);
+      element(key: string, index: number, element: TapeNode) {
+        const at = element.base + valueOffset(element.tape, element.node);
+        seen.push(`${key}[${index}] ${element.tape[element.node]} at ${at}`);
       },
     };
     const bytes = encode(text);
-    if (chunks === undefined) return { result: readJsonDocument(bytes, visitor), seen };
-    const reader = createDocumentReader(visitor, maxRetainedBytes === undefined ? {} : { maxRetainedBytes });
+    if (chunks === undefined) return { result: readJsonDocument(bytes, visitor), seen, kept: bytes };
+    const reader = createDocumentReader(visitor, windowBytes === undefined ? {} : { windowBytes });
     let offset = 0;
     for (const size of chunks) {
       reader.push(bytes.subarray(offset, offset + size));
       offset += size;
     }
     reader.push(bytes.subarray(offset));
-    return { result: reader.finish(), seen };
+    const result = reader.finish();
+    return { result, seen, kept: reader.keptAll() ? reader.bytes() : undefined };
   };
   for (const text of documents) {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 30 }), (chunks) => {
-        const whole = run(text, undefined);
-        const chunked = run(text, chunks);
-        assert.deepEqual(chunked.result, whole.result, text);
-        // The visits after the last restart equal the whole read's visits.
-        const lastStart = chunked.seen.lastIndexOf('start a');
-        const wholeStart = whole.seen.lastIndexOf('start a');
-        assert.deepEqual(chunked.seen.slice(lastStart), whole.seen.slice(wholeStart), text);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 30 }),
+        fc.option(fc.integer({ min: 1, max: 24 }), { nil: undefined }),
+        (chunks, windowBytes) => {
+          const whole = run(text, undefined);
+          const chunked = run(text, chunks, windowBytes);
+          assert.deepEqual(chunked.result, whole.result, text);
+          // The visits after the last restart equal the whole read's visits.
+          const lastStart = chunked.seen.lastIndexOf('start a');
+          const wholeStart = whole.seen.lastIndexOf('start a');
+          assert.deepEqual(chunked.seen.slice(lastStart), whole.seen.slice(wholeStart), text);
+          // Nothing was dropped: the document is there, byte for byte, for a second reading.
+          assert.deepEqual(chunked.kept, whole.kept, text);
+        },
+      ),
       { numRuns: 200 },
     );
   }
@@ -296,9 +307,11 @@ test("createDocumentReader: dropping read bytes (maxRetainedBytes) gives readJso
     utf8After: fc.boolean(),
     chunks: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 40 }),
     maxRetainedBytes: fc.integer({ min: 1, max: 40 }),
+    // A window smaller than what is kept moves before the bytes are dropped.
+    windowBytes: fc.option(fc.integer({ min: 1, max: 24 }), { nil: undefined }),
   });
   fc.assert(
-    fc.property(mutation, ({ base, at, byte, cut, utf8After, chunks, maxRetainedBytes }) => {
+    fc.property(mutation, ({ base, at, byte, cut, utf8After, chunks, maxRetainedBytes, windowBytes }) => {
       let bytes = encode(bases[base]!);
       const position = at % bytes.length;
       if (byte >= 0) bytes[position] = byte;
@@ -307,7 +320,10 @@ test("createDocumentReader: dropping read bytes (maxRetainedBytes) gives readJso
       const wholeSeen: string[] = [];
       const whole = readJsonDocument(bytes, visitor(wholeSeen));
       const seen: string[] = [];
-      const reader = createDocumentReader(visitor(seen), { maxRetainedBytes });
+      const reader = createDocumentReader(visitor(seen), {
+        maxRetainedBytes,
+        ...(windowBytes === undefined ? {} : { windowBytes }),
+      });
       let offset = 0;
       for (let k = 0; offset < bytes.length; k++) {
         const size = chunks[k % chunks.length]!;

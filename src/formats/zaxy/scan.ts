@@ -339,7 +339,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
         : undefined;
     if (detail !== undefined) scan.details.push(detail);
     const outcome = foldDisclosed(element, canonical, sink, siblingSink, sha256, detail);
-    const indexOffset = indexSlot < 0 ? -1 : valueOffset(tape, indexSlot);
+    const indexOffset = indexSlot < 0 ? -1 : element.base + valueOffset(tape, indexSlot);
     const folded =
       'plain' in outcome
         ? { fold: folds.add(sink.bytes.subarray(0, sink.length), outcome.plain.siblings, outcome.plain.sides) }

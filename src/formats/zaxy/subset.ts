@@ -38,7 +38,8 @@ import type { DisclosedDetail, DisclosedScan } from './scan.ts';
 import type { FindingCollector } from '../../report.ts';
 
 export interface SubsetCheckInput {
-  readonly bytes: Uint8Array;
+  /** The whole document (made one buffer when called: only to read an element's index again). */
+  readonly document: () => Uint8Array;
   readonly root: Root;
   readonly disclosed: DisclosedScan;
   readonly pin: string | undefined;
@@ -57,7 +58,7 @@ const MALFORMED = 'malformed subset: ';
 /**
  * Runs every check of a disclosed subset and records the findings.
  * @example
- * const outcome = await checkSubset({ bytes, root, disclosed, pin, verifier, sha256, collector, maxDepth: 990,
+ * const outcome = await checkSubset({ document, root, disclosed, pin, verifier, sha256, collector, maxDepth: 990,
  * maxProblems: 1000, rescan });
  * outcome.zaxy; // { ok: false, reason: 'inclusion proof failed for index 2' }
  */
@@ -168,7 +169,7 @@ export async function checkSubset(input: SubsetCheckInput): Promise<CheckOutcome
 /** An element's `index` value, read again from the document at the offset the scan kept. */
 function readIndex(input: SubsetCheckInput, offset: number): JsonValue | undefined {
   if (offset < 0) return undefined;
-  const read = readJsonAt(input.bytes, offset, { maxDepth: input.maxDepth });
+  const read = readJsonAt(input.document(), offset, { maxDepth: input.maxDepth });
   return read.ok ? read.value : undefined;
 }
 

@@ -127,7 +127,7 @@ async function verifyDocument(
   let signed = guessUnsigned ? undefined : (read.result as Awaited<ReturnType<typeof scanSignedDocument>>);
   /** The whole document, for a second reading; only there while `limits.maxRetainedBytes` allowed keeping it. */
   const document = (): Uint8Array => {
-    if (read.bytes !== undefined) return read.bytes;
+    if (read.bytes !== undefined) return read.bytes();
     throw new StreamProblem(
       'limit.retained_bytes',
       `the document must be read a second time (it is a subset, or keys after its entries change its shape), but it is larger than limits.maxRetainedBytes (${context.limits.maxRetainedBytes} bytes), so its start was not kept`,
@@ -156,16 +156,18 @@ async function verifyDocument(
   const scanned = signed.scan;
   const signedRoot = scanned.root as Map<string, never>;
   if (shape === 'zaxy.subset') {
-    const bytes = document();
+    // A subset may be read a second time: the document must have been kept (else this throws the
+    // limit), but it is made one buffer only if it is read again.
+    if (read.bytes === undefined) document();
     const rescan = async (merkleRoot: JsonValue): Promise<DisclosedScan> => {
-      const again = await scanSignedDocument(bytes, { ...scanOptions, disclosedRoot: merkleRoot });
+      const again = await scanSignedDocument(document(), { ...scanOptions, disclosedRoot: merkleRoot });
       if (!again.ok) throw new Error('internal: a document read once could not be read again');
       return again.scan.disclosed;
     };
     return {
       kind: shape,
       ...(await checkSubset({
-        bytes,
+        document,
         root: signedRoot,
         disclosed: scanned.disclosed,
         pin,
@@ -207,22 +209,13 @@ async function readScanned<T>(
   maxDepth: number,
   signal: AbortSignal | undefined,
 ): Promise<{
-  bytes: Uint8Array | undefined;
+  /** The whole document, made one buffer on call; undefined when it was not kept (`maxRetainedBytes`). */
+  bytes: (() => Uint8Array) | undefined;
   length: number;
   result: { ok: true; scan: T } | { ok: false; error: JsonReadError };
 }> {
   const { opened, limits } = context;
-  // Room for the whole document up front when its size can be guessed (JSON gzips about 5–8:1;
-  // untouched pages of a large typed array cost no memory), so the buffer is rarely copied.
-  const guess =
-    opened.totalBytes === undefined
-      ? undefined
-      : Math.min(limits.maxBufferedBytes, opened.gzip ? opened.totalBytes * 8 : opened.totalBytes);
-  const document = createDocumentReader(scanner.visitor, {
-    maxDepth,
-    maxRetainedBytes: limits.maxRetainedBytes,
-    ...(guess === undefined ? {} : { expectedBytes: guess }),
-  });
+  const document = createDocumentReader(scanner.visitor, { maxDepth, maxRetainedBytes: limits.maxRetainedBytes });
   const reader = opened.stream.getReader();
   let lastTurn = now();
   try {
@@ -251,7 +244,7 @@ async function readScanned<T>(
   }
   const result = document.finish();
   return {
-    bytes: document.bytes(),
+    bytes: document.keptAll() ? () => document.bytes()! : undefined,
     length: document.pushedBytes(),
     result: result.ok ? { ok: true, scan: await scanner.result(result.root) } : result,
   };

@@ -230,9 +230,9 @@ function proofWarnings(details: readonly DisclosedDetail[]): Candidate[] {
  * Why `index` is not what the proof proves, if it is not. The index is not signed, and without
  * the tree size a proof only constrains it: at each layer an odd position must have its sibling
  * on the left; an even one has it on the right or is the promoted last node (docs/zaxy.md,
- * 'Merkle tree').
+ * 'Merkle tree'). Exported for its tests.
  */
-function indexProblem(detail: DisclosedDetail): string | undefined {
+export function indexProblem(detail: Pick<DisclosedDetail, 'index' | 'sides'>): string | undefined {
   const index = detail.index;
   if (index === undefined) return 'the element has no index; the entry position is not stated (and is never signed)';
   if (typeof index !== 'bigint' || index < 0n)

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { nodeSha256 } from '../../bin/node-sha256.ts';
 import type { JsonValue } from '../../src/json/value.ts';
-import { discloseSubset, verifyZaxy } from '../../src/formats/zaxy/index.ts';
+import { discloseSubset, toZaxyJson, verifyZaxy } from '../../src/formats/zaxy/index.ts';
 import { scanSignedDocument } from '../../src/formats/zaxy/scan.ts';
 import { loadSha256Many } from '../../wasm/sha256-lanes.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
@@ -91,5 +91,30 @@ describe('Zaxy subset scan: problems in element order across batches', () => {
         subset.disclosed.map((_, position) => (position % 11 === 5 ? null : position % 7 !== 3)),
       );
     }
+  });
+});
+
+describe('Zaxy subset read in chunks through a moving window', () => {
+  it("names the index of an element far past the reading window's first size", async () => {
+    // ~2.7 MB, streamed in 50,000-byte chunks: the window (256 KiB to start) has moved many times
+    // before the tampered element, whose index is read again from the document at its offset.
+    const contents = Array.from({ length: 3000 }, (_, k) => new Map<string, JsonValue>([['kind', `k${k}`]]));
+    const bundle = signedZaxyBundle(contents, ed25519Signer(), 'window');
+    const disclosed = await discloseSubset(encoder.encode(bundle), [...contents.keys()]);
+    assert.ok(disclosed.ok);
+    const subset = JSON.parse(disclosed.json) as { disclosed: Record<string, unknown>[] };
+    subset.disclosed[2500]!['content'] = { kind: 'changed' };
+    const bytes = encoder.encode(JSON.stringify(subset));
+    assert.ok(bytes.length > 2_000_000, `${bytes.length} bytes`);
+    let at = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= bytes.length) return controller.close();
+        controller.enqueue(bytes.slice(at, at + 50_000));
+        at += 50_000;
+      },
+    });
+    const report = await verifyZaxy(stream);
+    assert.deepEqual(toZaxyJson(report), { ok: false, reason: 'inclusion proof failed for index 2500' });
   });
 });

@@ -49,13 +49,18 @@ describe('Zaxy subset details: proofs as written', () => {
   });
 });
 
+/** The subset disclosing every entry of a signed bundle of `count` small entries, as a value. */
+async function wholeSubset(count: number): Promise<{ disclosed: Record<string, unknown>[] }> {
+  const contents = Array.from({ length: count }, (_, k) => new Map<string, JsonValue>([['kind', `k${k}`]]));
+  const bundle = signedZaxyBundle(contents, ed25519Signer(), 'tests');
+  const disclosed = await discloseSubset(encoder.encode(bundle), [...contents.keys()]);
+  assert.ok(disclosed.ok);
+  return JSON.parse(disclosed.json) as { disclosed: Record<string, unknown>[] };
+}
+
 describe('Zaxy subset scan: problems in element order across batches', () => {
   it('errors and mismatches among 3,000 elements (three batches), with and without the 4-lane hasher', async () => {
-    const contents = Array.from({ length: 3000 }, (_, k) => new Map<string, JsonValue>([['kind', `k${k}`]]));
-    const bundle = signedZaxyBundle(contents, ed25519Signer(), 'batches');
-    const disclosed = await discloseSubset(encoder.encode(bundle), [...contents.keys()]);
-    assert.ok(disclosed.ok);
-    const subset = JSON.parse(disclosed.json) as { disclosed: Record<string, unknown>[] };
+    const subset = await wholeSubset(3000);
     const expected: [number, string][] = [];
     subset.disclosed.forEach((element, position) => {
       if (position % 11 === 5) {
@@ -98,11 +103,7 @@ describe('Zaxy subset read in chunks through a moving window', () => {
   it("names the index of an element far past the reading window's first size", async () => {
     // ~2.7 MB, streamed in 50,000-byte chunks: the window (256 KiB to start) has moved many times
     // before the tampered element, whose index is read again from the document at its offset.
-    const contents = Array.from({ length: 3000 }, (_, k) => new Map<string, JsonValue>([['kind', `k${k}`]]));
-    const bundle = signedZaxyBundle(contents, ed25519Signer(), 'window');
-    const disclosed = await discloseSubset(encoder.encode(bundle), [...contents.keys()]);
-    assert.ok(disclosed.ok);
-    const subset = JSON.parse(disclosed.json) as { disclosed: Record<string, unknown>[] };
+    const subset = await wholeSubset(3000);
     subset.disclosed[2500]!['content'] = { kind: 'changed' };
     const bytes = encoder.encode(JSON.stringify(subset));
     assert.ok(bytes.length > 2_000_000, `${bytes.length} bytes`);

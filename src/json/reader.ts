@@ -26,7 +26,7 @@ import {
   utf8ErrorMessage,
 } from './errors.ts';
 import * as grammar from './_grammar.ts';
-import { KeptBytes } from './kept-bytes.ts';
+import { ChunkList } from '../stream/chunk-list.ts';
 import { createJsonPrefixChecker, firstImpossibleByte } from './prefix.ts';
 import { createUtf8StreamChecker, type Utf8StreamChecker } from './utf8-check.ts';
 import {
@@ -188,7 +188,7 @@ export interface DocumentReaderOptions extends ReadJsonOptions {
  * past it has doubled, so a hostile document cannot make it rescan quadratically.
  *
  * The walk reads a window of the bytes (what it has not read yet, and the chunk just pushed); the
- * document is kept apart, as pushed (`KeptBytes`), and made one buffer only when asked for.
+ * document is kept apart, as pushed (`ChunkList`), and made one buffer only when asked for.
  *
  * With `maxRetainedBytes`, a long document is not kept: once inside the root object and past that
  * many bytes, what was read is dropped. There is then no second reading, so the reader words
@@ -212,7 +212,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   /** Offset in the document of `buffer[0]`. */
   let base = 0;
   /** Every byte pushed, while the document is kept; undefined once bytes were dropped (or held in `buffer`). */
-  let kept: KeptBytes | undefined = new KeptBytes();
+  let kept: ChunkList | undefined = new ChunkList();
   /** Where `buffer[0]` is, as Python counts positions (kept up to date once the document is not kept). */
   let basePosition: TextPosition = TEXT_START;
 
@@ -229,7 +229,12 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
     if (!past && (kept === undefined || length + more <= buffer.length)) return;
     if (past && kept !== undefined) {
       // The position of `base`, counted over the kept bytes before it, then the document is let go.
-      for (const piece of kept.piecesUpTo(base)) basePosition = advancePosition(basePosition, piece, 0, piece.length);
+      let at = 0;
+      for (const piece of kept.chunks) {
+        if (at >= base) break;
+        basePosition = advancePosition(basePosition, piece, 0, Math.min(piece.length, base - at));
+        at += piece.length;
+      }
       kept = undefined;
     }
     if (kept === undefined) basePosition = advancePosition(basePosition, buffer, 0, pos);

@@ -28,6 +28,7 @@
  */
 import { concatBytes } from '../../encoding/bytes.ts';
 import * as grammar from '../../json/_grammar.ts';
+import { ChunkList } from '../../stream/chunk-list.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 
 // Where a container sits on the export grammar `(repos <id> export)* files <path> (content_base64|data)`.
@@ -173,7 +174,7 @@ export class ExportSkimmer {
       byteLength: bytes.length,
       chunks: bytes.chunks,
       install: (value) =>
-        installGetters(value, prefix, (index) => bytes.read(spans[2 * index]!, spans[2 * index + 1]!)),
+        installGetters(value, prefix, (index) => bytes.readTransient(spans[2 * index]!, spans[2 * index + 1]!)),
     };
   }
 
@@ -337,108 +338,6 @@ export class ExportSkimmer {
     parts.push(this.#bytes.read(from, this.#bytes.length));
     return concatBytes(parts);
   }
-}
-
-/**
- * The document's bytes, addressed by absolute offsets, in blocks. A stream's chunks may be small
- * views of much larger buffers (workerd hands out its request body that way), and keeping such
- * chunks would keep those buffers whole: a 54 MB export held 200 MB in workerd. So small chunks
- * are copied into blocks of our own, which start at 64 KiB, so small documents stay small, and
- * double up to 1 MiB. A chunk of at least 64 KiB that is nearly all of its own buffer (the CLI's
- * 1 MiB file reads, a browser File's reads) is kept as it is: copying it would only cost time and
- * a second copy of the document. A stream's chunks are the reader's once read (WHATWG Streams);
- * a source that wrote into a chunk after handing it over would change what is verified.
- */
-class ChunkList {
-  readonly #blocks: Uint8Array[] = [];
-  /** Absolute offset of each block's first byte. */
-  readonly #starts: number[] = [];
-  /** Bytes used in the last block. */
-  #used = 0;
-  #length = 0;
-
-  get length(): number {
-    return this.#length;
-  }
-
-  /** The bytes, a view per block. */
-  get chunks(): Uint8Array[] {
-    return this.#blocks.map((block, b) => (b === this.#blocks.length - 1 ? block.subarray(0, this.#used) : block));
-  }
-
-  push(chunk: Uint8Array): void {
-    if (isOwnBuffer(chunk)) return this.#adopt(chunk);
-    let from = 0;
-    while (from < chunk.byteLength) {
-      let block = this.#blocks[this.#blocks.length - 1];
-      if (block === undefined || this.#used === block.byteLength) {
-        block = new Uint8Array(Math.min(MAX_BLOCK_BYTES, Math.max(MIN_BLOCK_BYTES, 2 * (block?.byteLength ?? 0))));
-        this.#blocks.push(block);
-        this.#starts.push(this.#length);
-        this.#used = 0;
-      }
-      const take = Math.min(block.byteLength - this.#used, chunk.byteLength - from);
-      block.set(chunk.subarray(from, from + take), this.#used);
-      this.#used += take;
-      this.#length += take;
-      from += take;
-    }
-  }
-
-  /** Keeps `chunk` as the next block, after the used part of the last one. */
-  #adopt(chunk: Uint8Array): void {
-    const last = this.#blocks.length - 1;
-    if (last >= 0 && this.#used < this.#blocks[last]!.byteLength)
-      this.#blocks[last] = this.#blocks[last]!.subarray(0, this.#used);
-    this.#blocks.push(chunk);
-    this.#starts.push(this.#length);
-    this.#used = chunk.byteLength;
-    this.#length += chunk.byteLength;
-  }
-
-  /** Bytes [start, end): a view when they lie in one block, else a copy. */
-  read(start: number, end: number): Uint8Array {
-    let b = this.#blockAt(start);
-    const first = this.#blocks[b];
-    if (first === undefined) return new Uint8Array(0);
-    const offset = start - this.#starts[b]!;
-    if (offset + (end - start) <= first.byteLength) return first.subarray(offset, offset + (end - start));
-    const out = new Uint8Array(end - start);
-    let at = 0;
-    for (let position = start; position < end; b++) {
-      const block = this.#blocks[b]!;
-      const from = position - this.#starts[b]!;
-      const take = Math.min(block.byteLength - from, end - position);
-      out.set(block.subarray(from, from + take), at);
-      at += take;
-      position += take;
-    }
-    return out;
-  }
-
-  /** Index of the block holding absolute offset `at` (binary search). */
-  #blockAt(at: number): number {
-    let low = 0;
-    let high = this.#starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.#starts[middle]! <= at) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  }
-}
-
-const MIN_BLOCK_BYTES = 64 * 1024;
-const MAX_BLOCK_BYTES = 1024 * 1024;
-
-/** Whether `chunk` is kept rather than copied: 64 KiB or more, and at least 3/4 of a buffer of its own. */
-function isOwnBuffer(chunk: Uint8Array): boolean {
-  return (
-    chunk.byteLength >= MIN_BLOCK_BYTES &&
-    chunk.buffer instanceof ArrayBuffer &&
-    chunk.byteLength * 4 >= chunk.buffer.byteLength * 3
-  );
 }
 
 /** Sixteen random hex digits (at call time: workerd forbids random values at module top level). */

@@ -90,8 +90,11 @@ export class ChunkList {
   readTransient(start: number, end: number): Uint8Array {
     return this.#read(start, end, (size) => {
       if (size > KEEP_TRANSIENT_BYTES) return new Uint8Array(size);
+      // Doubling, but never past KEEP_TRANSIENT_BYTES (`size` is within it here).
       if (this.#transient.byteLength < size)
-        this.#transient = new Uint8Array(Math.max(size, 2 * this.#transient.byteLength));
+        this.#transient = new Uint8Array(
+          Math.min(KEEP_TRANSIENT_BYTES, Math.max(size, 2 * this.#transient.byteLength)),
+        );
       return this.#transient.subarray(0, size);
     });
   }

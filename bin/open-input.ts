@@ -3,8 +3,8 @@
  * subcommand reads its inputs through here, so every limit applies the same way to each.
  * @module
  */
-import type { Stats } from 'node:fs';
-import { constants } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
+import { constants, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { StreamProblem } from '../src/stream/problem.ts';
@@ -29,7 +29,22 @@ export interface OpenedFile {
   readonly input: Uint8Array | Blob | ReadableStream<Uint8Array>;
   /** Closes the file (a no-op when it was read whole): the core may stop reading early. */
   close(): Promise<void>;
+  /**
+   * A streamed regular file's bytes [start, end), read again from the file (the core's
+   * `readInputAgain`): each answer in one buffer the next overwrites. It throws when the file no
+   * longer has them. Usable until `close`.
+   */
+  readonly readAgain?: (start: number, end: number) => Uint8Array;
+  /**
+   * Why a streamed regular file cannot be trusted to be what was verified: its size, modification
+   * or change time moved since it was opened (GNU tar's 'file changed as we read it' test), or
+   * undefined. Call it before `close`.
+   */
+  readonly changedSinceOpened?: () => Promise<string | undefined>;
 }
+
+/** A `readAgain` answer up to this size is read into a buffer kept for the next. */
+const KEEP_READ_AGAIN_BYTES = 4 * 1024 * 1024;
 
 /** How to open an input. */
 export interface OpenInputOptions {
@@ -92,9 +107,9 @@ export async function openFile(path: string, options: OpenInputOptions = {}): Pr
   const { signal } = options;
   const release = (): void => void releaseFifo(path);
   const handle = await unlessAborted(open(path, 'r'), signal, release, (late) => void late.close());
-  let stat: Stats;
+  let stat: BigIntStats;
   try {
-    stat = await handle.stat();
+    stat = await handle.stat({ bigint: true });
   } catch (error) {
     await handle.close();
     throw error;
@@ -113,7 +128,7 @@ export async function openFile(path: string, options: OpenInputOptions = {}): Pr
     reading = pending;
     return unlessAborted(pending, signal, release);
   };
-  if (!stat.isFile()) return { input: fileChunks(read, close, signal), close };
+  if (!stat.isFile()) return { input: fileChunks(read, close, close, signal), close };
   if (stat.size <= READ_WHOLE_BYTES) {
     try {
       return { input: new Uint8Array(await handle.readFile()), close: async () => undefined };
@@ -121,7 +136,36 @@ export async function openFile(path: string, options: OpenInputOptions = {}): Pr
       await handle.close();
     }
   }
-  return { input: new FileBlob(fileChunks(read, close, signal), stat.size), close };
+  // The file stays open past the stream's end, to be read again; `close` closes it.
+  const stream = fileChunks(read, async () => undefined, close, signal);
+  return {
+    input: new FileBlob(stream, Number(stat.size)),
+    close,
+    readAgain: readAgainFrom(handle.fd, path),
+    changedSinceOpened: async () => {
+      const now = await handle.stat({ bigint: true });
+      return now.size === stat.size && now.mtimeNs === stat.mtimeNs && now.ctimeNs === stat.ctimeNs
+        ? undefined
+        : `${path} changed while it was verified (its size, modification or change time moved): verify it again once nothing writes to it`;
+    },
+  };
+}
+
+/** Positional reads of the open file `fd` (see `OpenedFile.readAgain`). */
+function readAgainFrom(fd: number, path: string): (start: number, end: number) => Uint8Array {
+  let kept = new Uint8Array(0);
+  return (start, end) => {
+    const size = end - start;
+    if (kept.byteLength < size && size <= KEEP_READ_AGAIN_BYTES)
+      kept = new Uint8Array(Math.min(KEEP_READ_AGAIN_BYTES, Math.max(size, 2 * kept.byteLength)));
+    const out = size <= kept.byteLength ? kept.subarray(0, size) : new Uint8Array(size);
+    for (let at = 0; at < size;) {
+      const got = readSync(fd, out, at, size - at, start + at);
+      if (got === 0) throw new Error(`${path} is shorter than when it was read: it changed while it was verified`);
+      at += got;
+    }
+    return out;
+  };
 }
 
 /**
@@ -183,9 +227,10 @@ class FileBlob extends Blob {
   }
 }
 
-/** The file's bytes in READ_CHUNK_BYTES pieces; the file is closed at the end, on cancel or on abort. */
+/** The file's bytes in READ_CHUNK_BYTES pieces; `atEnd` is called at its end, `close` on an error, cancel or abort. */
 function fileChunks(
   read: (chunk: Uint8Array) => Promise<number>,
+  atEnd: () => Promise<void>,
   close: () => Promise<void>,
   signal: AbortSignal | undefined,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
@@ -198,8 +243,9 @@ function fileChunks(
         controller.close();
       } catch (error) {
         controller.error(signal?.aborted ? abortProblem(signal) : error);
+        return close();
       }
-      await close();
+      await atEnd();
     },
     cancel: close,
   });

@@ -64,9 +64,12 @@ export async function verifyFile(
         decodeBase64: nodeBase64,
         entryHasher: nodeEntryHasher,
         gunzip: nodeGunzip,
+        ...(file.readAgain ? { readInputAgain: file.readAgain } : {}),
         ...(signal ? { signal } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
       });
+      const changed = await file.changedSinceOpened?.();
+      if (changed !== undefined) return { label, unreadable: changed, ...timedOut() };
       return { label, report, ...timedOut() };
     } finally {
       await file.close();

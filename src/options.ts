@@ -35,4 +35,12 @@ export interface VerifyOptions {
    * Node's.
    */
   readonly decodeBase64?: Base64Decoder;
+  /**
+   * Reads the input's bytes [start, end) again, synchronously, exactly as they were first read
+   * (where they cannot be, it must throw); what it returns may be overwritten by its next call.
+   * Given it, an uncompressed AgentXchain export is not kept in memory while it is verified: the
+   * strings of its file entries are read again from the input when a check asks for them. The
+   * CLI passes positional reads of the file it verifies.
+   */
+  readonly readInputAgain?: (start: number, end: number) => Uint8Array;
 }

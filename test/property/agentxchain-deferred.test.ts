@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { deferredToken, ExportSkimmer } from '../../src/formats/agentxchain/deferred-strings.ts';
+import { deferredToken, ExportSkimmer, type ReadAgain } from '../../src/formats/agentxchain/deferred-strings.ts';
 import { readDocument } from '../../src/formats/agentxchain/read-document.ts';
 import { tokenEqualsUtf8 } from '../../src/json/string-token.ts';
 
@@ -24,7 +24,16 @@ function reference(bytes: Uint8Array): { ok: true; value: unknown } | { ok: fals
   }
 }
 
-function streamOf(bytes: Uint8Array, cuts: readonly number[]): ReadableStream<Uint8Array> {
+/**
+ * How the reader reads its deferred strings: from the bytes it kept, or from the source again. A
+ * source read again gets its chunks back scribbled over once it asks for the next (so a reader
+ * that kept a chunk would read garbage), and answers each read again in one reused buffer,
+ * scribbled over at the next read.
+ */
+type Mode = 'kept' | 'read again';
+const modes: readonly Mode[] = ['kept', 'read again'];
+
+function streamOf(bytes: Uint8Array, cuts: readonly number[], mode: Mode = 'kept'): ReadableStream<Uint8Array> {
   const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
   const pieces: Uint8Array[] = [];
   let from = 0;
@@ -35,20 +44,45 @@ function streamOf(bytes: Uint8Array, cuts: readonly number[]): ReadableStream<Ui
     pieces.push(piece);
     from = point;
   }
-  return new ReadableStream({
-    pull(controller) {
-      const next = pieces.shift();
-      if (next === undefined) controller.close();
-      else controller.enqueue(next);
+  let previous: Uint8Array | undefined;
+  return new ReadableStream(
+    {
+      pull(controller) {
+        if (mode === 'read again') previous?.fill(0x22);
+        previous = pieces.shift();
+        if (previous === undefined) controller.close();
+        else controller.enqueue(previous);
+      },
     },
-  });
+    // Asked for the next chunk only once the reader is done with the last.
+    { highWaterMark: 0 },
+  );
+}
+
+/** `bytes` read again as the CLI reads its file: each answer in one buffer, overwritten by the next. */
+function readAgainFrom(bytes: Uint8Array): { readAgain: ReadAgain; reads: () => number } {
+  let buffer = new Uint8Array(0);
+  let reads = 0;
+  return {
+    readAgain(start, end) {
+      reads++;
+      buffer.fill(0x22);
+      if (buffer.byteLength < end - start) buffer = new Uint8Array(end - start);
+      const answer = buffer.subarray(0, end - start);
+      answer.set(bytes.subarray(start, end));
+      return answer;
+    },
+    reads: () => reads,
+  };
 }
 
 async function ours(
   bytes: Uint8Array,
   cuts: readonly number[] = [],
+  mode: Mode = 'kept',
 ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
-  const parsed = await readDocument(streamOf(bytes, cuts), { maxBytes: 1 << 30 });
+  const readAgain = mode === 'read again' ? readAgainFrom(bytes).readAgain : undefined;
+  const parsed = await readDocument(streamOf(bytes, cuts, mode), { maxBytes: 1 << 30, readAgain });
   // A document known not to parse is read only a little past its first impossible byte.
   if (parsed.ok) assert.equal(parsed.byteLength, bytes.byteLength);
   else assert.ok(parsed.byteLength <= bytes.byteLength);
@@ -124,17 +158,18 @@ function serialise(value: unknown, duplicate: boolean, space: number): string {
   return duplicate ? text.replaceAll('"content_base64":', '"content_base64":"AAAA","content_base64":') : text;
 }
 
-test("the deferred reader gives JSON.parse's value, key order included, for any export and chunking", async () => {
+test("the deferred reader gives JSON.parse's value, key order included, for any export and chunking, kept or read again", async () => {
   await fc.assert(
     fc.asyncProperty(
       exportDocument,
       fc.boolean(),
       fc.constantFrom(0, 2),
       fc.array(fc.nat(), { maxLength: 5 }),
-      async (document, duplicate, space, cuts) => {
+      fc.constantFrom(...modes),
+      async (document, duplicate, space, cuts, mode) => {
         const bytes = encoder.encode(serialise(document, duplicate, space));
         const expected = reference(bytes);
-        const actual = await ours(bytes, cuts);
+        const actual = await ours(bytes, cuts, mode);
         assert.equal(actual.ok, expected.ok);
         if (actual.ok && expected.ok) assertSameDocument(actual.value, expected.value);
       },
@@ -186,12 +221,13 @@ test("damaged exports: the same verdict, and V8's message for the exact text whe
       exportDocument,
       fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
       fc.array(fc.nat(), { maxLength: 4 }),
-      async (document, damage, cuts) => {
+      fc.constantFrom(...modes),
+      async (document, damage, cuts, mode) => {
         const list = [...encoder.encode(JSON.stringify(document))];
         for (const [at, byte] of damage) list.splice(at % (list.length + 1), 1, byte);
         const bytes = Uint8Array.from(list);
         const expected = reference(bytes);
-        const actual = await ours(bytes, cuts);
+        const actual = await ours(bytes, cuts, mode);
         if (expected.ok && actual.ok) assertSameDocument(actual.value, expected.value);
         else assert.deepEqual(actual, expected);
       },
@@ -227,9 +263,11 @@ test('deferred strings: invalid UTF-8, a BOM, raw controls and bad escapes behav
     const singleCuts = Array.from({ length: bytes.length + 1 }, (_, i) => [i]);
     for (const cuts of [[], [1, 2, 3, 17, 25, 30], Array.from({ length: bytes.length }, (_, i) => i), ...singleCuts]) {
       const expected = reference(bytes);
-      const actual = await ours(bytes, cuts);
-      if (expected.ok && actual.ok) assertSameDocument(actual.value, expected.value);
-      else assert.deepEqual(actual, expected, nodeText(bytes));
+      for (const mode of modes) {
+        const actual = await ours(bytes, cuts, mode);
+        if (expected.ok && actual.ok) assertSameDocument(actual.value, expected.value);
+        else assert.deepEqual(actual, expected, `${mode}: ${nodeText(bytes)}`);
+      }
     }
   }
 });
@@ -334,4 +372,35 @@ test('tokenEqualsUtf8 finds a single differing byte at any position of a run, at
       assert.equal(tokenEqualsUtf8(token, bytes.subarray(0, Math.max(0, length - 1))), length === 0 ? true : undefined);
     }
   }
+});
+
+test('read again: the deferred strings come from the source, one read per use, and the skeleton from the stream', async () => {
+  const content = btoa('x'.repeat(120));
+  const data = 'y'.repeat(100);
+  const text = JSON.stringify({ project: 'p', files: { 'a.txt': { format: 'text', content_base64: content, data } } });
+  const bytes = encoder.encode(text);
+  // The source holds other letters at the deferred strings' places, and the same bytes elsewhere.
+  const source = encoder.encode(text.replace(content, content.replaceAll('e', 'f')).replace(data, 'z'.repeat(100)));
+  const { readAgain, reads } = readAgainFrom(source);
+  for (const cuts of [[], [40], [70, 150, 151], Array.from({ length: bytes.length }, (_, i) => i)]) {
+    const before = reads();
+    const parsed = await readDocument(streamOf(bytes, cuts, 'read again'), { maxBytes: 1 << 20, readAgain });
+    assert.ok(parsed.ok);
+    assert.equal(reads(), before, 'nothing is read again before a check asks');
+    const entry = (parsed.value as { files: Record<string, Record<string, unknown>> }).files['a.txt']!;
+    assert.equal(entry['content_base64'], content.replaceAll('e', 'f'));
+    assert.equal(entry['data'], 'z'.repeat(100));
+    assert.equal((parsed.value as { project: string }).project, 'p');
+    assert.equal(reads(), before + 2);
+  }
+  // A source that cannot give the bytes back makes the read throw, never a shorter string.
+  const short = await readDocument(streamOf(bytes, [50], 'read again'), {
+    maxBytes: 1 << 20,
+    readAgain: (start, end) => source.subarray(start, end - 1),
+  });
+  assert.ok(short.ok);
+  assert.throws(
+    () => (short.value as { files: Record<string, Record<string, unknown>> }).files['a.txt']!['data'],
+    /the input gave 101 bytes when read again at \[\d+, \d+\)/,
+  );
 });

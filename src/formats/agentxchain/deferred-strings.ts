@@ -26,8 +26,8 @@
  * grammar module (`json/_grammar.ts`).
  * @module
  */
-import { concatBytes } from '../../encoding/bytes.ts';
 import * as grammar from '../../json/_grammar.ts';
+import { type ByteSink, createByteSink, ensureCapacity } from '../../json/canonical-tape.ts';
 import { ChunkList } from '../../stream/chunk-list.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 
@@ -80,12 +80,23 @@ export interface SkimmedDocument {
   readonly byteLength: number;
   /** Replaces the placeholders in `JSON.parse(skeleton)`'s value by getters (see the module doc). */
   install(value: ParsedValue): void;
-  /** The raw bytes, in order (to decode the exact text when the skeleton does not parse). */
-  readonly chunks: readonly Uint8Array[];
+  /**
+   * The first `count` raw bytes (all of them when fewer), in order: to decode the exact text when
+   * the skeleton does not parse.
+   */
+  firstBytes(count: number): readonly Uint8Array[];
 }
 
 /**
- * Lexes an export as it arrives and keeps its bytes.
+ * Reads the document's bytes [start, end) again, by absolute offset: exactly the bytes pushed there
+ * (a source that cannot must throw). What it returns may be overwritten by its next call.
+ */
+export type ReadAgain = (start: number, end: number) => Uint8Array;
+
+/**
+ * Lexes an export as it arrives, and writes its skeleton meanwhile. The deferred strings are read
+ * from the bytes it keeps, or, given `readAgain` (a source that can read its bytes again, such as
+ * the CLI's file), from that source: it then keeps none of the document's bytes.
  * @example
  * const skimmer = new ExportSkimmer();
  * skimmer.push(bytes);
@@ -94,9 +105,23 @@ export interface SkimmedDocument {
  * skimmed.install(value); // value.files[path].content_base64 now reads the real string
  */
 export class ExportSkimmer {
-  readonly #bytes = new ChunkList();
+  /** The bytes, unless they can be read again from the source. */
+  readonly #kept: ChunkList | undefined;
+  readonly #readAgain: ReadAgain | undefined;
+  #length = 0;
   /** Deferred spans as [start, end) pairs of absolute offsets, quotes included. */
   #spans: number[] = [];
+  /** Placeholders carry it: `"\u0000<nonce>#<index>"`. */
+  readonly #nonce = randomNonce();
+  /** The skeleton so far: every byte before `#handledTo`, each deferred token as its placeholder. */
+  readonly #skeleton: ByteSink = createByteSink();
+  /** Absolute offset up to which bytes are in the skeleton (or were left out as a deferred token). */
+  #handledTo = 0;
+  /** Where the current deferred candidate starts in the skeleton (its bytes there are tentative). */
+  #tokenInSkeleton = 0;
+  /** The chunk being lexed, and its absolute offset. */
+  #chunk: Uint8Array = new Uint8Array(0);
+  #base = 0;
   #state = BETWEEN;
   #hexLeft = 0;
   /** Grammar position of each open container (tracked part), and whether an object awaits a key. */
@@ -120,8 +145,10 @@ export class ExportSkimmer {
   /** The current chunk four bytes at a time, for skipping string content. */
   #words: DataView | undefined;
 
-  constructor() {
+  constructor(readAgain?: ReadAgain) {
     this.#positions[0] = EXPORT; // the position the top-level value takes
+    this.#readAgain = readAgain;
+    this.#kept = readAgain ? undefined : new ChunkList();
   }
 
   /**
@@ -141,8 +168,11 @@ export class ExportSkimmer {
   /** Lexes the next bytes (any split: inside strings, escapes or UTF-8 sequences). */
   push(chunk: Uint8Array): void {
     if (chunk.byteLength === 0) return;
-    const base = this.#bytes.length;
-    this.#bytes.push(chunk);
+    const base = this.#length;
+    this.#length += chunk.byteLength;
+    this.#kept?.push(chunk);
+    this.#chunk = chunk;
+    this.#base = base;
     this.#words = grammar.wordView(chunk);
     let i = 0;
     const length = chunk.length;
@@ -157,24 +187,71 @@ export class ExportSkimmer {
         i++;
       }
     }
+    this.#endOfChunk();
+  }
+
+  /** Bytes [from, to) of the current chunk into the skeleton (absolute offsets). */
+  #copy(from: number, to: number): void {
+    if (to <= from) return;
+    const at = this.#skeleton.length;
+    ensureCapacity(this.#skeleton, to - from).set(this.#chunk.subarray(from - this.#base, to - this.#base), at);
+    this.#skeleton.length = at + (to - from);
+  }
+
+  /**
+   * The chunk ends: its bytes not yet handled go into the skeleton, except those of a deferred
+   * candidate already long enough to be deferred if it ends. A shorter candidate's bytes go in
+   * tentatively (fewer than MIN_DEFERRED_TOKEN_BYTES): it may still end short and stay, or be
+   * deferred and leave them (`#defer`).
+   */
+  #endOfChunk(): void {
+    const end = this.#length;
+    const deferredIfItEnds = this.#deferring && end - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES;
+    this.#copy(this.#handledTo, deferredIfItEnds ? this.#stringStart : end);
+    this.#handledTo = end;
+  }
+
+  /** A deferred token [start, end) ended: its placeholder replaces it in the skeleton. */
+  #defer(start: number, end: number): void {
+    this.#copy(this.#handledTo, start);
+    this.#skeleton.length = this.#tokenInSkeleton; // drops its tentative bytes, if any
+    const placeholder = `"\\u0000${this.#nonce}#${this.#spans.length >> 1}"`;
+    const at = this.#skeleton.length;
+    const bytes = ensureCapacity(this.#skeleton, placeholder.length);
+    for (let i = 0; i < placeholder.length; i++) bytes[at + i] = placeholder.charCodeAt(i);
+    this.#skeleton.length = at + placeholder.length;
+    this.#handledTo = end;
+    this.#spans.push(start, end);
+  }
+
+  /** Bytes [start, end) of the document, for a use that ends before the next read. */
+  #readTransient(start: number, end: number): Uint8Array {
+    if (this.#kept) return this.#kept.readTransient(start, end);
+    const bytes = this.#readAgain!(start, end);
+    if (bytes.byteLength !== end - start)
+      throw new Error(`the input gave ${bytes.byteLength} bytes when read again at [${start}, ${end})`);
+    return bytes;
   }
 
   /** Ends the document. */
   finish(): SkimmedDocument {
-    const nonce = randomNonce();
-    const placeholder = (index: number): Uint8Array => new TextEncoder().encode(`"\\u0000${nonce}#${index}"`);
     const spans = this.#spans;
+    const length = this.#length;
     // The lexer is exact up to the first error, so a bad or unterminated string means the text
     // does not parse (whether or not the string was deferred).
-    const skeleton = this.#invalid || this.#state !== BETWEEN ? undefined : this.#skeleton(spans, placeholder);
-    const bytes = this.#bytes;
-    const prefix = `\u0000${nonce}#`;
+    const skeleton =
+      this.#invalid || this.#state !== BETWEEN ? undefined : this.#skeleton.bytes.subarray(0, this.#skeleton.length);
+    const prefix = `\u0000${this.#nonce}#`;
     return {
       skeleton,
-      byteLength: bytes.length,
-      chunks: bytes.chunks,
+      byteLength: length,
+      firstBytes: (count) => {
+        const end = Math.min(count, length);
+        if (this.#kept) return viewsUpTo(this.#kept.chunks, end);
+        return end === 0 ? [] : [this.#readTransient(0, end).slice()];
+      },
       install: (value) =>
-        installGetters(value, prefix, (index) => bytes.readTransient(spans[2 * index]!, spans[2 * index + 1]!)),
+        installGetters(value, prefix, (index) => this.#readTransient(spans[2 * index]!, spans[2 * index + 1]!)),
     };
   }
 
@@ -201,7 +278,7 @@ export class ExportSkimmer {
       this.#state = BETWEEN;
       if (this.#stringIsKey) this.#endKey();
       else if (this.#deferring && absolute + 1 - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES)
-        this.#spans.push(this.#stringStart, absolute + 1);
+        this.#defer(this.#stringStart, absolute + 1);
       this.#deferring = false;
       return i + 1;
     }
@@ -268,6 +345,8 @@ export class ExportSkimmer {
     this.#keyLength = 0;
     this.#keyEscaped = false;
     this.#deferring = !this.#stringIsKey && this.#inObject() && this.#valuePosition === DEFERRED_STRING;
+    // Every byte from #handledTo up to the token goes into the skeleton as it is.
+    if (this.#deferring) this.#tokenInSkeleton = this.#skeleton.length + (absolute - this.#handledTo);
   }
 
   /** A key ended: where does its value sit on the grammar? */
@@ -326,18 +405,18 @@ export class ExportSkimmer {
     if (this.#depth > 0 && this.#depth <= MAX_TRACKED_DEPTH && this.#expectKey[this.#depth] !== 2)
       this.#expectKey[this.#depth] = expect ? 1 : 0;
   }
+}
 
-  /** The raw bytes with each span replaced by its placeholder. */
-  #skeleton(spans: readonly number[], placeholder: (index: number) => Uint8Array): Uint8Array {
-    const parts: Uint8Array[] = [];
-    let from = 0;
-    for (let s = 0; s < spans.length; s += 2) {
-      parts.push(this.#bytes.read(from, spans[s]!), placeholder(s >> 1));
-      from = spans[s + 1]!;
-    }
-    parts.push(this.#bytes.read(from, this.#bytes.length));
-    return concatBytes(parts);
+/** The first `count` bytes of `chunks`, as views. */
+function viewsUpTo(chunks: readonly Uint8Array[], count: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let left = count;
+  for (const chunk of chunks) {
+    if (left <= 0) break;
+    out.push(chunk.byteLength <= left ? chunk : chunk.subarray(0, left));
+    left -= chunk.byteLength;
   }
+  return out;
 }
 
 /** Sixteen random hex digits (at call time: workerd forbids random values at module top level). */

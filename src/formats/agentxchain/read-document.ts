@@ -9,7 +9,7 @@ import { findNestingPastLimit, namedSteps } from '../../json/depth.ts';
 import { DEFAULT_LIMITS } from '../../limits.ts';
 import { jsonPath } from '../../report/path.ts';
 import { StreamProblem } from '../../stream/problem.ts';
-import { ExportSkimmer } from './deferred-strings.ts';
+import { ExportSkimmer, type ReadAgain } from './deferred-strings.ts';
 import { createDocumentDecoder } from './document-text.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 
@@ -20,7 +20,8 @@ export type ParsedDocument =
 
 /**
  * Reads `stream` to the end, then parses it. The bulk strings of file entries are left in the raw
- * bytes and read when a check asks for them (`deferred-strings.ts`); the rest is decoded as Node
+ * bytes and read when a check asks for them (`deferred-strings.ts`), from the bytes kept or, given
+ * `readAgain`, from the stream's source again; the rest is decoded as Node
  * decodes it (`document-text.ts`) and parsed with `JSON.parse`. A document that does not parse is
  * decoded whole, exactly, for V8's message about the real text. More than `maxBytes` bytes
  * rejects with a `limit.buffered_bytes` StreamProblem, nesting deeper than `maxDepth` (default
@@ -29,7 +30,7 @@ export type ParsedDocument =
  */
 export async function readDocument(
   stream: ReadableStream<Uint8Array>,
-  options: { maxBytes: number; maxDepth?: number; signal?: AbortSignal },
+  options: { maxBytes: number; maxDepth?: number; signal?: AbortSignal; readAgain?: ReadAgain | undefined },
 ): Promise<ParsedDocument> {
   const parsed = await readAndParse(stream, options);
   // The checks, the report's echoes and the views walk an object artifact: nesting past
@@ -56,23 +57,11 @@ export async function readDocument(
  */
 const NOT_JSON_CONTEXT_BYTES = 64;
 
-/** The first `count` bytes of `chunks` (all of them when shorter). */
-function firstBytes(chunks: readonly Uint8Array[], count: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let left = count;
-  for (const chunk of chunks) {
-    if (left <= 0) break;
-    out.push(chunk.byteLength <= left ? chunk : chunk.subarray(0, left));
-    left -= chunk.byteLength;
-  }
-  return out;
-}
-
 async function readAndParse(
   stream: ReadableStream<Uint8Array>,
-  options: { maxBytes: number; signal?: AbortSignal },
+  options: { maxBytes: number; signal?: AbortSignal; readAgain?: ReadAgain | undefined },
 ): Promise<ParsedDocument> {
-  const skimmer = new ExportSkimmer();
+  const skimmer = new ExportSkimmer(options.readAgain);
   const reader = stream.getReader();
   let byteLength = 0;
   /** Bytes to read once the document is known not to parse: up to a little past its first bad byte. */
@@ -108,7 +97,7 @@ async function readAndParse(
   const skimmed = skimmer.finish();
   if (enough !== Infinity) {
     // Not JSON, seen before its end: V8's message looks at most 10 characters past the error.
-    const cut = parseDecoded(firstBytes(skimmed.chunks, enough));
+    const cut = parseDecoded(skimmed.firstBytes(enough));
     if (cut.ok)
       throw new Error('a document refused as not JSON parsed (the skimmer refused a byte a JSON text can hold)');
     return { ok: false, message: cut.message, byteLength };
@@ -121,7 +110,7 @@ async function readAndParse(
     }
   }
   // Not JSON: decode and parse the whole text, for V8's message about it.
-  const whole = parseDecoded(skimmed.chunks);
+  const whole = parseDecoded(skimmed.firstBytes(byteLength));
   return whole.ok ? { ok: true, value: whole.value, byteLength } : { ok: false, message: whole.message, byteLength };
 }
 

@@ -68,6 +68,8 @@ export async function verifyAgentxchainDocument(
     const parsed = await readDocument(opened.stream, {
       maxBytes: limits.maxBufferedBytes,
       maxDepth: limits.maxJsonDepth,
+      // Offsets in a decompressed document are not the input's.
+      readAgain: opened.gzip ? undefined : options.readInputAgain,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (parsed.ok) {

@@ -1,0 +1,130 @@
+// A large uncompressed file the CLI verifies is not kept in memory: the AgentXchain verifier reads
+// its file entries' strings again from the file (`OpenedFile.readAgain`, the core's
+// `readInputAgain`). Reports must be exactly those of the bytes in memory, and a file that changes
+// while it is verified must never give a verdict.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { openFile } from '../../bin/open-input.ts';
+import { verifyFile } from '../../bin/verify-file.ts';
+import { verifyAgentxchain } from '../../src/index.ts';
+import type { Report } from '../../src/report.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
+import { temporaryFolder } from './run.ts';
+
+const folder = temporaryFolder();
+
+/** A real run export with `count` large text entries added: past the 4 MiB the CLI reads whole. */
+function largeExport(count: number): { bytes: Uint8Array; paths: string[] } {
+  const document = JSON.parse(readFileSync(fixturePath('agentxchain', 'real-full.json'), 'utf8')) as {
+    files: Record<string, unknown>;
+  };
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const text = `# note ${i}\n${'a line of text, é and \\ and "quotes"\n'.repeat(4000 + i)}`;
+    const bytes = Buffer.from(text);
+    const path = `.planning/notes/note-${i}.md`;
+    paths.push(path);
+    document.files[path] = {
+      format: 'text',
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      content_base64: bytes.toString('base64'),
+      data: text,
+    };
+  }
+  return { bytes: new TextEncoder().encode(JSON.stringify(document, null, 2)), paths };
+}
+
+/** What a report says, without its timing. */
+function verdictOf(report: Report): unknown {
+  const { stats, ...rest } = report;
+  return { ...rest, bytes_read: stats.bytes_read };
+}
+
+describe('large uncompressed files, read again from the file', () => {
+  const { bytes, paths } = largeExport(40);
+
+  it('opening one gives positional reads of its bytes, each answer overwriting the last', async () => {
+    const path = join(folder, 'large-open.json');
+    writeFileSync(path, bytes);
+    assert.ok(bytes.byteLength > 4 * 1024 * 1024);
+    const file = await openFile(path);
+    try {
+      assert.ok(file.readAgain !== undefined);
+      for (const [start, end] of [
+        [0, 10],
+        [1_000_000, 1_300_000],
+        [bytes.byteLength - 5, bytes.byteLength],
+        [7, 7],
+      ] as const) {
+        assert.deepEqual(file.readAgain(start, end), bytes.subarray(start, end));
+      }
+      const first = file.readAgain(100, 200);
+      const second = file.readAgain(300, 350);
+      assert.equal(first.buffer, second.buffer, 'answers share one buffer');
+      assert.equal(await file.changedSinceOpened!(), undefined);
+      truncateSync(path, 1000);
+      assert.throws(() => file.readAgain!(500, 2000), /large-open\.json is shorter than when it was read/);
+      assert.match((await file.changedSinceOpened!())!, /large-open\.json changed while it was verified/);
+    } finally {
+      await file.close();
+    }
+  });
+
+  it('a small file is read whole, with nothing to read again', async () => {
+    const path = join(folder, 'small.json');
+    writeFileSync(path, readFileSync(fixturePath('agentxchain', 'real-full.json')));
+    const file = await openFile(path);
+    assert.equal(file.readAgain, undefined);
+    assert.ok(file.input instanceof Uint8Array);
+    await file.close();
+  });
+
+  it('the verdict is that of the bytes in memory, intact and tampered', async () => {
+    const tampered = bytes.slice();
+    // One character in the middle of the 20th entry's content (byte offsets: the text has é).
+    const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const at = raw.indexOf('"content_base64"', raw.indexOf(`"${paths[20]}"`)) + 5000;
+    tampered[at] = tampered[at] === 0x41 ? 0x42 : 0x41;
+    for (const [name, content, overall] of [
+      ['intact.json', bytes, 'pass'],
+      ['tampered.json', tampered, 'fail'],
+    ] as const) {
+      const path = join(folder, name);
+      writeFileSync(path, content);
+      const outcome = await verifyFile(path, { kind: 'auto' });
+      assert.ok('report' in outcome, JSON.stringify(outcome));
+      const inMemory = await verifyAgentxchain(content, { name: path });
+      assert.equal(outcome.report.overall, overall);
+      assert.deepEqual(verdictOf(outcome.report), verdictOf(inMemory));
+      if (overall === 'fail')
+        assert.deepEqual(
+          outcome.report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.path),
+          [`$.files["${paths[20]}"].sha256`, `$.files["${paths[20]}"].data`],
+        );
+    }
+  });
+
+  it('a file that changes while it is verified gives no verdict', async () => {
+    const path = join(folder, 'growing.json');
+    writeFileSync(path, bytes);
+    let appended = false;
+    const outcome = await verifyFile(
+      path,
+      { kind: 'auto' },
+      {
+        onProgress: (read) => {
+          if (appended || read < 2 * 1024 * 1024) return;
+          appended = true;
+          appendFileSync(path, '\n');
+        },
+      },
+    );
+    assert.ok(appended);
+    assert.ok('unreadable' in outcome, JSON.stringify(outcome).slice(0, 300));
+    assert.match(outcome.unreadable, /growing\.json changed while it was verified/);
+  });
+});

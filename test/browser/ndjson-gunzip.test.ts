@@ -4,11 +4,13 @@
 import { gzipSync } from 'fflate';
 import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../../src/limits.ts';
 import {
+  createNativeGunzipCore,
   gunzipStream,
   nativeGunzipStream,
   nativeGunzipUsable,
   type GunzipFactory,
 } from '../../src/stream/gunzip/index.ts';
+import { streamFromPushCore } from '../../src/stream/push-core.ts';
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
@@ -168,3 +170,45 @@ function forgeCrc32(prefix: Uint8Array, target: number): Uint8Array {
   });
   return out;
 }
+
+describe('native gunzip: a member whose size appears in its own data', () => {
+  // DEFLATE: a stored block of 8 bytes whose last 4 are the output's size (12), then a final stored
+  // block of 4 more. Where the size appears inside the data is a second place a trailer could end,
+  // told apart from the real end only by the CRC-32 before it. A second member follows, so the
+  // native decoder reports "junk" and the member's end must be found.
+  const header = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3);
+  const output = Uint8Array.of(0xaa, 0xbb, 0xcc, 0xdd, 12, 0, 0, 0, 0x74, 0x61, 0x69, 0x6c);
+  const deflate = concat(Uint8Array.of(0, 8, 0, 0xf7, 0xff), output.subarray(0, 8), Uint8Array.of(1, 4, 0, 0xfb, 0xff));
+  const trailer = new Uint8Array(8);
+  new DataView(trailer.buffer).setUint32(0, crc32(output), true);
+  new DataView(trailer.buffer).setUint32(4, 12, true);
+  const member = concat(header, deflate, output.subarray(8), trailer);
+  const input = concat(member, gzipSync(encoder.encode('second\n')));
+
+  it('finds the end from the CRC-32 of the member, decoded again, and reads what fflate reads', async () => {
+    const reference = await run(gunzipStream, input, 1 << 20);
+    assert(reference.code === 'ok', `fflate: ${reference.code}`);
+    for (const chunk of [1, 5, 1 << 20]) {
+      const native = await run(nativeGunzipStream, input, chunk);
+      assert(
+        native.code === 'ok' && native.length === reference.length && native.hash === reference.hash,
+        `chunks of ${chunk}: ${JSON.stringify(native)} vs ${JSON.stringify(reference)}`,
+      );
+    }
+  });
+
+  it('refuses the tie when the member was too large to keep', async () => {
+    const keepingNothing: GunzipFactory = (options) =>
+      streamFromPushCore((emit) => createNativeGunzipCore(options, emit, 0));
+    const native = await run(keepingNothing, input, 1 << 20);
+    assert(native.code === 'gzip.bad_data', `native: ${native.code}`);
+    // Without the tie, nothing needs keeping.
+    const plain = concat(gzipSync(text(300, 'gamma')), gzipSync(encoder.encode('second\n')));
+    const reference = await run(gunzipStream, plain, 1 << 20);
+    const kept = await run(keepingNothing, plain, 4096);
+    assert(
+      kept.code === 'ok' && kept.length === reference.length && kept.hash === reference.hash,
+      `no tie: ${JSON.stringify(kept)}`,
+    );
+  });
+});

@@ -93,3 +93,22 @@ test('decoding from the raw JSON token equals Buffer.from of the string it denot
     { numRuns: 5000 },
   );
 });
+
+test('a transient decoding is the same bytes, written where the next transient one goes', () => {
+  const token = (text: string): Uint8Array => new TextEncoder().encode(JSON.stringify(text));
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 300 }), (a, b) => {
+      const [first, second] = [a, b].map((bytes) => token(Buffer.from(bytes).toString('base64')));
+      const transientA = decodeContentBase64Token(first!, undefined, true);
+      assert.deepEqual(transientA, a);
+      const ownA = decodeContentBase64Token(first!);
+      const transientB = decodeContentBase64Token(second!, undefined, true);
+      assert.deepEqual(transientB, b);
+      // The second transient result took the first one's memory; a result of its own never shares it.
+      if (a.byteLength > 0 && b.byteLength > 0) assert.equal(transientA.buffer, transientB.buffer);
+      assert.notEqual(ownA.buffer, transientB.buffer);
+      assert.deepEqual(ownA, a);
+    }),
+    { numRuns: 500 },
+  );
+});

@@ -56,13 +56,27 @@ export function decodeContentBase64(text: string): Uint8Array {
  * @example
  * decodeContentBase64Token(new TextEncoder().encode('"aGk="')); // Uint8Array [0x68, 0x69]
  */
-export function decodeContentBase64Token(token: Uint8Array, decodeBase64?: Base64Decoder): Uint8Array {
+export function decodeContentBase64Token(
+  token: Uint8Array,
+  decodeBase64?: Base64Decoder,
+  transient = false,
+): Uint8Array {
   const text = token.subarray(1, token.byteLength - 1);
-  return decodeBase64?.(text) ?? decodePlainBase64(text) ?? decodeContentBase64(stringOfToken(token));
+  return decodeBase64?.(text) ?? decodePlainBase64(text, transient) ?? decodeContentBase64(stringOfToken(token));
 }
 
-/** The textbook decoding of alphabet characters with at most two `=` after them; undefined for anything else. */
-function decodePlainBase64(bytes: Uint8Array): Uint8Array | undefined {
+/**
+ * Where transient decodings go (see `decodePlainBase64`). Writing each content into memory never
+ * touched before cost as much again as decoding it, in page faults (Chromium, the 54 MB export).
+ */
+let transientOut = new Uint8Array(0);
+
+/**
+ * The textbook decoding of alphabet characters with at most two `=` after them; undefined for
+ * anything else. A `transient` result is written where the next transient one will be (for a
+ * caller done with it before that: hashing, then comparing).
+ */
+function decodePlainBase64(bytes: Uint8Array, transient = false): Uint8Array | undefined {
   let end = bytes.byteLength;
   if (end > 0 && bytes[end - 1] === EQUALS) {
     end--;
@@ -70,7 +84,10 @@ function decodePlainBase64(bytes: Uint8Array): Uint8Array | undefined {
   }
   const remainder = end & 3;
   const full = end - remainder;
-  const out = new Uint8Array((full >> 2) * 3 + (remainder === 0 ? 0 : remainder - 1));
+  const size = (full >> 2) * 3 + (remainder === 0 ? 0 : remainder - 1);
+  if (transient && size <= KEEP_SCRATCH_BYTES && transientOut.byteLength < size)
+    transientOut = new Uint8Array(Math.min(KEEP_SCRATCH_BYTES, Math.max(size, 2 * transientOut.byteLength)));
+  const out = transient && size <= transientOut.byteLength ? transientOut.subarray(0, size) : new Uint8Array(size);
   if (!decodeGroups(bytes, full, out) || !decodeTail(bytes, full, end, out)) return undefined;
   return out;
 }

@@ -217,12 +217,14 @@ type DataMismatch = readonly [
 
 /**
  * §4.7: the bytes `content_base64` (its string, or its raw token when deferred) decodes to; a raw
- * token by the host's decoder first, when it has one.
+ * token by the host's decoder first, when it has one. Those of a raw token may be overwritten by
+ * the next call: every use here hashes them (a digest of its own copy) and compares them, then
+ * lets them go.
  */
 function decode(context: CheckContext, content: string | Uint8Array): Uint8Array {
   return typeof content === 'string'
     ? decodeContentBase64(content)
-    : decodeContentBase64Token(content, context.decodeBase64);
+    : decodeContentBase64Token(content, context.decodeBase64, true);
 }
 
 /** Checks `decoded` against `entry`; `hash` gives its digest (called first, so it may run meanwhile). */

@@ -22,7 +22,7 @@ const stringByte = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(0x22, 0x5c, 0x00, 0x0a, 0x1f, 0x7f, 0x80, 0xc3, 0xff) },
 );
 
-describe('json grammar: skipStringBytes', () => {
+describe('json grammar: skipStringBytes and skipLongStringBytes', () => {
   it('stops where a byte-by-byte reading stops, from any offset, at any alignment, for both stop sets', () => {
     fc.assert(
       fc.property(fc.array(stringByte, { maxLength: 300, size: 'max' }), fc.nat(3), fc.nat(), (list, shift, at) => {
@@ -37,6 +37,8 @@ describe('json grammar: skipStringBytes', () => {
           const expected = referenceSkip(bytes, pos, stopAt !== grammar.STOP_MUST_ESCAPE);
           assert.equal(grammar.skipStringBytes(bytes, pos, view, stopAt), expected);
           assert.equal(grammar.skipStringBytes(bytes, pos, undefined, stopAt), expected);
+          assert.equal(grammar.skipLongStringBytes(bytes, pos, view, stopAt), expected);
+          assert.equal(grammar.skipLongStringBytes(bytes, pos, undefined, stopAt), expected);
         }
       }),
       { numRuns: 2000 },

@@ -268,8 +268,11 @@ export class ExportSkimmer {
       }
       return i;
     }
-    // Value strings are most of the document: test four bytes at a time where the chunk allows.
-    return grammar.skipStringBytes(chunk, i, this.#words, grammar.STOP_MUST_ESCAPE);
+    // Value strings are most of the document, nearly all of it in the deferred ones: test several
+    // bytes at a time where the chunk allows.
+    return this.#deferring
+      ? grammar.skipLongStringBytes(chunk, i, this.#words, grammar.STOP_MUST_ESCAPE)
+      : grammar.skipStringBytes(chunk, i, this.#words, grammar.STOP_MUST_ESCAPE);
   }
 
   /** A quote, backslash or control byte inside a string. */

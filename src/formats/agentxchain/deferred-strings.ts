@@ -27,7 +27,6 @@
  * @module
  */
 import * as grammar from '../../json/_grammar.ts';
-import { type ByteSink, createByteSink, ensureCapacity } from '../../json/canonical-tape.ts';
 import { ChunkList } from '../../stream/chunk-list.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
 
@@ -114,11 +113,12 @@ export class ExportSkimmer {
   /** Placeholders carry it: `"\u0000<nonce>#<index>"`. */
   readonly #nonce = randomNonce();
   /** The skeleton so far: every byte before `#handledTo`, each deferred token as its placeholder. */
-  readonly #skeleton: ByteSink = createByteSink();
-  /** Absolute offset up to which bytes are in the skeleton (or were left out as a deferred token). */
+  readonly #skeleton = new ChunkList();
+  /** Absolute offset up to which bytes are in the skeleton, or waiting in `#pending`, or deferred. */
   #handledTo = 0;
-  /** Where the current deferred candidate starts in the skeleton (its bytes there are tentative). */
-  #tokenInSkeleton = 0;
+  /** The bytes of a deferred candidate from earlier chunks while it is shorter than a deferred token. */
+  readonly #pending = new Uint8Array(MIN_DEFERRED_TOKEN_BYTES);
+  #pendingLength = 0;
   /** The chunk being lexed, and its absolute offset. */
   #chunk: Uint8Array = new Uint8Array(0);
   #base = 0;
@@ -190,36 +190,39 @@ export class ExportSkimmer {
     this.#endOfChunk();
   }
 
-  /** Bytes [from, to) of the current chunk into the skeleton (absolute offsets). */
+  /** Bytes [from, to) of the current chunk into the skeleton (absolute offsets; the list copies them). */
   #copy(from: number, to: number): void {
-    if (to <= from) return;
-    const at = this.#skeleton.length;
-    ensureCapacity(this.#skeleton, to - from).set(this.#chunk.subarray(from - this.#base, to - this.#base), at);
-    this.#skeleton.length = at + (to - from);
+    if (to > from) this.#skeleton.push(this.#chunk.subarray(from - this.#base, to - this.#base));
   }
 
   /**
-   * The chunk ends: its bytes not yet handled go into the skeleton, except those of a deferred
-   * candidate already long enough to be deferred if it ends. A shorter candidate's bytes go in
-   * tentatively (fewer than MIN_DEFERRED_TOKEN_BYTES): it may still end short and stay, or be
-   * deferred and leave them (`#defer`).
+   * The chunk ends: its bytes not yet handled go into the skeleton, except a deferred candidate's.
+   * While it is shorter than a deferred token, its bytes wait in `#pending` (it may still end
+   * short, and stay); once it is that long, no more are kept (it is deferred if it ends).
    */
   #endOfChunk(): void {
     const end = this.#length;
-    const deferredIfItEnds = this.#deferring && end - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES;
-    this.#copy(this.#handledTo, deferredIfItEnds ? this.#stringStart : end);
+    if (!this.#deferring) this.#copy(this.#handledTo, end);
+    else if (end - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES) this.#copy(this.#handledTo, this.#stringStart);
+    else {
+      const from = Math.max(this.#handledTo, this.#stringStart);
+      this.#copy(this.#handledTo, from);
+      this.#pending.set(this.#chunk.subarray(from - this.#base), this.#pendingLength);
+      this.#pendingLength += end - from;
+    }
     this.#handledTo = end;
   }
 
-  /** A deferred token [start, end) ended: its placeholder replaces it in the skeleton. */
-  #defer(start: number, end: number): void {
+  /** A deferred candidate [start, end) ended: its placeholder replaces it, or, when short, it stays. */
+  #endCandidate(start: number, end: number): void {
+    if (end - start < MIN_DEFERRED_TOKEN_BYTES) {
+      this.#skeleton.push(this.#pending.subarray(0, this.#pendingLength));
+      this.#pendingLength = 0;
+      return;
+    }
     this.#copy(this.#handledTo, start);
-    this.#skeleton.length = this.#tokenInSkeleton; // drops its tentative bytes, if any
-    const placeholder = `"\\u0000${this.#nonce}#${this.#spans.length >> 1}"`;
-    const at = this.#skeleton.length;
-    const bytes = ensureCapacity(this.#skeleton, placeholder.length);
-    for (let i = 0; i < placeholder.length; i++) bytes[at + i] = placeholder.charCodeAt(i);
-    this.#skeleton.length = at + placeholder.length;
+    this.#pendingLength = 0;
+    this.#skeleton.push(utf8Encoder.encode(`"\\u0000${this.#nonce}#${this.#spans.length >> 1}"`));
     this.#handledTo = end;
     this.#spans.push(start, end);
   }
@@ -239,16 +242,15 @@ export class ExportSkimmer {
     const length = this.#length;
     // The lexer is exact up to the first error, so a bad or unterminated string means the text
     // does not parse (whether or not the string was deferred).
-    const skeleton =
-      this.#invalid || this.#state !== BETWEEN ? undefined : this.#skeleton.bytes.subarray(0, this.#skeleton.length);
+    const skeleton = this.#invalid || this.#state !== BETWEEN ? undefined : this.#skeleton.bytes();
     const prefix = `\u0000${this.#nonce}#`;
     return {
       skeleton,
       byteLength: length,
+      // Only for a document that does not parse: one copy is no matter there.
       firstBytes: (count) => {
         const end = Math.min(count, length);
-        if (this.#kept) return viewsUpTo(this.#kept.chunks, end);
-        return end === 0 ? [] : [this.#readTransient(0, end).slice()];
+        return [this.#kept ? this.#kept.read(0, end) : this.#readTransient(0, end).slice()];
       },
       install: (value) =>
         installGetters(value, prefix, (index) => this.#readTransient(spans[2 * index]!, spans[2 * index + 1]!)),
@@ -280,8 +282,7 @@ export class ExportSkimmer {
     if (byte === grammar.Byte.Quote) {
       this.#state = BETWEEN;
       if (this.#stringIsKey) this.#endKey();
-      else if (this.#deferring && absolute + 1 - this.#stringStart >= MIN_DEFERRED_TOKEN_BYTES)
-        this.#defer(this.#stringStart, absolute + 1);
+      else if (this.#deferring) this.#endCandidate(this.#stringStart, absolute + 1);
       this.#deferring = false;
       return i + 1;
     }
@@ -348,8 +349,6 @@ export class ExportSkimmer {
     this.#keyLength = 0;
     this.#keyEscaped = false;
     this.#deferring = !this.#stringIsKey && this.#inObject() && this.#valuePosition === DEFERRED_STRING;
-    // Every byte from #handledTo up to the token goes into the skeleton as it is.
-    if (this.#deferring) this.#tokenInSkeleton = this.#skeleton.length + (absolute - this.#handledTo);
   }
 
   /** A key ended: where does its value sit on the grammar? */
@@ -410,18 +409,6 @@ export class ExportSkimmer {
   }
 }
 
-/** The first `count` bytes of `chunks`, as views. */
-function viewsUpTo(chunks: readonly Uint8Array[], count: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let left = count;
-  for (const chunk of chunks) {
-    if (left <= 0) break;
-    out.push(chunk.byteLength <= left ? chunk : chunk.subarray(0, left));
-    left -= chunk.byteLength;
-  }
-  return out;
-}
-
 /** Sixteen random hex digits (at call time: workerd forbids random values at module top level). */
 function randomNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
@@ -429,6 +416,7 @@ function randomNonce(): string {
 }
 
 const utf8 = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true });
+const utf8Encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
  * The string a deferred token denotes: UTF-8 decoded like the whole file, then parsed.

@@ -181,6 +181,8 @@ export function createNativeGunzipCore(
     const window = new Uint8Array(beforeLength + bytes.byteLength);
     window.set(before.subarray(0, beforeLength));
     window.set(bytes, beforeLength);
+    // RFC 1952 §2.1: the trailer's numbers are little-endian.
+    const view = new DataView(window.buffer);
     const ambiguous = (): StreamProblem =>
       new StreamProblem(
         'gzip.bad_data',
@@ -190,12 +192,12 @@ export function createNativeGunzipCore(
     // The first byte the decoder refused lies in this slice: the end is at or after its start.
     const candidates: number[] = [];
     for (let e = Math.max(8, beforeLength); e < window.byteLength; e++)
-      if (littleEndian32(window, e - 4) === outputSize) candidates.push(e);
+      if (view.getUint32(e - 4, true) === outputSize) candidates.push(e);
     let found = candidates[0];
     if (candidates.length > 1) {
       if (memberSlices === undefined) throw ambiguous();
       const crc = await crcOfMember(memberSlices, outputSize);
-      const matching = candidates.filter((e) => littleEndian32(window, e - 8) === crc);
+      const matching = candidates.filter((e) => view.getUint32(e - 8, true) === crc);
       if (matching.length > 1) throw ambiguous();
       found = matching[0];
     }
@@ -272,11 +274,6 @@ export function createNativeGunzipCore(
       return new StreamProblem('gzip.bad_header', `gzip: bad header in ${where} (${message})`, memberStart);
     return new StreamProblem('gzip.bad_data', `gzip: ${message} (${where})`, offset);
   }
-}
-
-/** The unsigned 32-bit little-endian number at `at` (RFC 1952 §2.1: gzip's byte order). */
-function littleEndian32(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
 }
 
 /**

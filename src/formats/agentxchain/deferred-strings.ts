@@ -4,12 +4,14 @@
  * nearly all of a large export's bytes, are left in the raw bytes and read one at a time, when a
  * check asks for them (those of 64 bytes or more, quotes included; shorter ones are parsed as usual).
  *
- * How: while the bytes arrive, a lexer finds those string tokens and records their byte spans.
- * The rest of the document, the skeleton, is the raw text with each such token replaced by a short
- * placeholder string. `JSON.parse(skeleton)` then gives the reference's value except at those
- * places, where `installDeferredStrings` puts getters that decode the recorded span (UTF-8, then
- * `JSON.parse` of the string token) on every read. Peak memory is about the raw bytes plus one
- * entry's strings, instead of the raw bytes, the decoded text and the parsed value all at once.
+ * How: while the bytes arrive, a lexer finds those string tokens and records their byte spans,
+ * and writes the rest of the document, the skeleton: the raw text with each such token replaced by
+ * a short placeholder string. `JSON.parse(skeleton)` then gives the reference's value except at
+ * those places, where `installGetters` puts getters that decode the recorded span (UTF-8, then
+ * `JSON.parse` of the string token) on every read. The spans are read from the raw bytes, kept as
+ * they arrived, or, when the source can read its bytes again (`ReadAgain`: the CLI's file), from
+ * the source. Peak memory is about the raw bytes (or the skeleton alone) plus one entry's strings,
+ * instead of the raw bytes, the decoded text and the parsed value all at once.
  *
  * Why it is exact:
  * - A span is a whole string token, found by a lexer that classifies every byte as inside or outside

@@ -128,7 +128,7 @@ export async function openFile(path: string, options: OpenInputOptions = {}): Pr
     reading = pending;
     return unlessAborted(pending, signal, release);
   };
-  if (!stat.isFile()) return { input: fileChunks(read, close, close, signal), close };
+  if (!stat.isFile()) return { input: fileChunks(read, close, signal), close };
   if (stat.size <= READ_WHOLE_BYTES) {
     try {
       return { input: new Uint8Array(await handle.readFile()), close: async () => undefined };
@@ -136,15 +136,17 @@ export async function openFile(path: string, options: OpenInputOptions = {}): Pr
       await handle.close();
     }
   }
-  // The file stays open past the stream's end, to be read again; `close` closes it.
-  const stream = fileChunks(read, async () => undefined, close, signal);
+  // The file stays open past the stream's end and a cancel, to be read again; `close` closes it.
+  const stream = fileChunks(read, close, signal, { keepOpen: true });
   return {
     input: new FileBlob(stream, Number(stat.size)),
     close,
     readAgain: readAgainFrom(handle.fd, path),
     changedSinceOpened: async () => {
-      const now = await handle.stat({ bigint: true });
-      return now.size === stat.size && now.mtimeNs === stat.mtimeNs && now.ctimeNs === stat.ctimeNs
+      // A read error or an abort closed the file: verification already says so.
+      const now = await handle.stat({ bigint: true }).catch(() => undefined);
+      return now === undefined ||
+        (now.size === stat.size && now.mtimeNs === stat.mtimeNs && now.ctimeNs === stat.ctimeNs)
         ? undefined
         : `${path} changed while it was verified (its size, modification or change time moved): verify it again once nothing writes to it`;
     },
@@ -227,13 +229,17 @@ class FileBlob extends Blob {
   }
 }
 
-/** The file's bytes in READ_CHUNK_BYTES pieces; `atEnd` is called at its end, `close` on an error, cancel or abort. */
+/**
+ * The file's bytes in READ_CHUNK_BYTES pieces. The file is closed on a read error or an abort, and
+ * at the end or on cancel unless `keepOpen` (the caller closes it then).
+ */
 function fileChunks(
   read: (chunk: Uint8Array) => Promise<number>,
-  atEnd: () => Promise<void>,
   close: () => Promise<void>,
   signal: AbortSignal | undefined,
+  { keepOpen = false } = {},
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const done = (): Promise<void> => (keepOpen ? Promise.resolve() : close());
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
     async pull(controller) {
       try {
@@ -245,9 +251,9 @@ function fileChunks(
         controller.error(signal?.aborted ? abortProblem(signal) : error);
         return close();
       }
-      await atEnd();
+      await done();
     },
-    cancel: close,
+    cancel: done,
   });
 }
 

@@ -74,6 +74,22 @@ describe('large uncompressed files, read again from the file', () => {
     }
   });
 
+  it('the file stays open to be read again after the reading stopped early (cancelled) or ended', async () => {
+    const path = join(folder, 'large-cancel.json');
+    writeFileSync(path, bytes);
+    for (const stop of ['cancel', 'end'] as const) {
+      const file = await openFile(path);
+      const reader = (file.input as Blob).stream().getReader();
+      if (stop === 'cancel') {
+        await reader.read();
+        await reader.cancel();
+      } else while (!(await reader.read()).done);
+      assert.deepEqual(file.readAgain!(5_000_000, 5_000_100), bytes.subarray(5_000_000, 5_000_100), stop);
+      assert.equal(await file.changedSinceOpened!(), undefined, stop);
+      await file.close();
+    }
+  });
+
   it('a small file is read whole, with nothing to read again', async () => {
     const path = join(folder, 'small.json');
     writeFileSync(path, readFileSync(fixturePath('agentxchain', 'real-full.json')));
@@ -105,6 +121,27 @@ describe('large uncompressed files, read again from the file', () => {
           outcome.report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.path),
           [`$.files["${paths[20]}"].sha256`, `$.files["${paths[20]}"].data`],
         );
+    }
+  });
+
+  it('a large file that is not JSON gets the message of the bytes in memory, reading stopped early or not', async () => {
+    // An impossible byte early stops the reading (the stream is cancelled), then the first bytes are
+    // read again for V8's message; one that parses only to the end is read again whole.
+    const early = new TextEncoder().encode(`{"export_kind": #${' '.repeat(5_000_000)}}`);
+    const late = new TextEncoder().encode(`{"files": {"a": {"data": "${'x'.repeat(5_000_000)}"}}`);
+    for (const [name, content] of [
+      ['early.json', early],
+      ['late.json', late],
+    ] as const) {
+      const path = join(folder, name);
+      writeFileSync(path, content);
+      const outcome = await verifyFile(path, { kind: 'agentxchain' });
+      assert.ok('report' in outcome, JSON.stringify(outcome));
+      assert.equal(outcome.report.findings[0]?.code, 'input.not_json');
+      // How much was read before stopping depends on the chunks (1 MiB reads here): not compared.
+      const { stats: _ours, ...ours } = outcome.report;
+      const { stats: _theirs, ...inMemory } = await verifyAgentxchain(content, { name: path });
+      assert.deepEqual(ours, inMemory);
     }
   });
 

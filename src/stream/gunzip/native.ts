@@ -277,9 +277,9 @@ export function createNativeGunzipCore(
 }
 
 /**
- * The CRC-32 of the first `size` bytes (modulo 2^32) a member's `slices` decode to, decoded again
- * by a native stream fed the same slices; -1 when they decode to fewer bytes (no trailer then
- * matches). The decoder's error at the member's end is expected and ignored.
+ * The CRC-32 of what a member's `slices` decode to, decoded again by a native stream fed the same
+ * slices; -1 when that output's size modulo 2^32 is not `size`, the size received the first time
+ * (no trailer then matches). The decoder's error at the member's end is expected and ignored.
  */
 async function crcOfMember(slices: readonly Uint8Array<ArrayBuffer>[], size: number): Promise<number> {
   const stream = new DecompressionStream('gzip');
@@ -291,7 +291,6 @@ async function crcOfMember(slices: readonly Uint8Array<ArrayBuffer>[], size: num
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      // ISIZE counts modulo 2^32: a member of 4 GiB or more has output beyond `size`, all of it counted.
       crc = crc32(value, crc);
       total = (total + value.byteLength) >>> 0;
     }

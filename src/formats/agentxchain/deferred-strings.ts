@@ -218,7 +218,7 @@ export class ExportSkimmer {
   /** A deferred candidate [start, end) ended: its placeholder replaces it, or, when short, it stays. */
   #endCandidate(start: number, end: number): void {
     if (end - start < MIN_DEFERRED_TOKEN_BYTES) {
-      this.#skeleton.push(this.#pending.subarray(0, this.#pendingLength));
+      if (this.#pendingLength > 0) this.#skeleton.push(this.#pending.subarray(0, this.#pendingLength));
       this.#pendingLength = 0;
       return;
     }

@@ -2,7 +2,9 @@
  * Styles of `<verify-export>`: everything themable goes through `--verify-export-*` custom
  * properties (light and dark defaults from `prefers-color-scheme`) and `::part()`s. Adopted as a
  * constructed stylesheet, so a strict CSP without `'unsafe-inline'` styles is fine. The Zaxy and
- * stream details bring their own (`other-format-views.ts`), adopted with them.
+ * stream details bring their own (`other-format-views.ts`), adopted with them. `.control` draws a
+ * control character from the artifact as its name (`visible-text.ts`). Comments stay out of the
+ * CSS itself: every page that shows the element would download them.
  * @module
  */
 import { css } from 'lit';
@@ -52,7 +54,6 @@ export const styles = css`
     font-size: 0.9em;
     overflow-wrap: anywhere;
   }
-  /* A control character from the artifact, drawn as its name (components/visible-text.ts). */
   .control {
     border: 1px solid currentColor;
     border-radius: 3px;

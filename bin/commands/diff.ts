@@ -98,10 +98,19 @@ async function loadSide(ref: string, which: 'left' | 'right', options: Agentxcha
     return { ok: false, refusal: { code: 'read_failed', side: which, message } };
   }
   try {
-    return await readAgentxchainDiffSide(file.input, which, {
-      ...options,
-      ...(which === 'left' ? { leftName: path } : { rightName: path }),
-    });
+    const side = await readAgentxchainDiffSide(
+      file.input,
+      which,
+      { ...options, ...(which === 'left' ? { leftName: path } : { rightName: path }) },
+      file.readAgain,
+    );
+    // A file that changed while it was read is not diffed, as `verify` gives it no verdict.
+    const changed = side.ok ? await file.changedSinceOpened?.() : undefined;
+    if (changed === undefined) return side;
+    return {
+      ok: false,
+      refusal: { code: 'read_failed', side: which, message: `Failed to parse export file ${path}: ${changed}` },
+    };
   } finally {
     await file.close();
   }

@@ -62,6 +62,7 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
   const fromStdin = args.file === '-';
   const label = fromStdin ? 'stdin' : resolve(args.file);
   let report: AgentxchainReport;
+  let output: string | undefined;
   let file: OpenedFile | undefined;
   try {
     file = fromStdin ? openStdin() : await openFile(label);
@@ -77,31 +78,44 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
         sha256: nodeSha256,
         decodeBase64: nodeBase64,
         gunzip: nodeGunzip,
+        // A large file's contents are read again from it when the report needs them, not kept.
+        ...(file.readAgain ? { readInputAgain: file.readAgain } : {}),
         ...(args.now === undefined ? {} : { now: args.now }),
       });
+      // Rendered while the file is open, since rendering may still read it; a file that changed
+      // meanwhile gets no report, as `verify` gives it no verdict.
+      output = render(args, report);
+      const changed = await file.changedSinceOpened?.();
+      if (changed !== undefined) {
+        report = { overall: 'error', input: label, message: changed };
+        output = render(args, report);
+      }
     } finally {
       await file.close();
     }
   }
-  return print(args, report!);
+  return print(args, report!, output ?? render(args, report!));
 }
 
-async function print(args: ReportArgs, report: AgentxchainReport): Promise<number> {
-  if (!(FORMATS as readonly string[]).includes(args.format)) {
+/** The report in `args.format` (undefined for a format the reference does not print). */
+function render(args: ReportArgs, report: AgentxchainReport): string | undefined {
+  if (!(FORMATS as readonly string[]).includes(args.format)) return undefined;
+  const format = args.format as ReportFormat;
+  if (format === 'json') return JSON.stringify(report, null, 2);
+  if (format === 'markdown') return agentxchainReportMarkdown(report);
+  const text = agentxchainReportText(report);
+  // The reference colours a failing or unreadable report red on a terminal (chalk).
+  return report.overall !== 'pass' && process.stdout.isTTY === true && !process.env['NO_COLOR']
+    ? `\u001b[31m${text}\u001b[39m`
+    : text;
+}
+
+async function print(args: ReportArgs, report: AgentxchainReport, output: string | undefined): Promise<number> {
+  if (output === undefined) {
     // Compat only (a bad format is a usage error otherwise): the reference loads and verifies
     // first, then refuses to print, with exit 1 whatever the verdict.
     process.stderr.write(`Unsupported report format "${args.format}". Use "text", "json", "markdown", or "html".\n`);
     return 1;
-  }
-  const format = args.format as ReportFormat;
-  let output: string;
-  if (format === 'json') output = JSON.stringify(report, null, 2);
-  else if (format === 'markdown') output = agentxchainReportMarkdown(report);
-  else {
-    output = agentxchainReportText(report);
-    // The reference colours a failing or unreadable report red on a terminal (chalk).
-    if (report.overall !== 'pass' && process.stdout.isTTY === true && !process.env['NO_COLOR'])
-      output = `\u001b[31m${output}\u001b[39m`;
   }
   // Known before writing: a reader that stops early (`| head`) still gets it (bin/cli.ts).
   const code = agentxchainReportExitCode(report);

@@ -1,7 +1,7 @@
-// A large uncompressed file the CLI verifies is not kept in memory: the AgentXchain verifier reads
-// its file entries' strings again from the file (`OpenedFile.readAgain`, the core's
-// `readInputAgain`). Reports must be exactly those of the bytes in memory, and a file that changes
-// while it is verified must never give a verdict.
+// A large uncompressed file the CLI verifies, reports on or diffs is not kept in memory: the
+// AgentXchain reader reads its file entries' strings again from the file (`OpenedFile.readAgain`,
+// the core's `readInputAgain`). Reports and diffs must be exactly those of the bytes in memory, and
+// a file that changes while it is read must never give a verdict, a report or a diff.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openFile } from '../../bin/open-input.ts';
 import { verifyFile } from '../../bin/verify-file.ts';
-import { verifyAgentxchain } from '../../src/index.ts';
+import { readAgentxchainDiffSide } from '../../src/formats/agentxchain/diff/diff.ts';
+import { agentxchainDiffText, diffAgentxchain, reportAgentxchain, verifyAgentxchain } from '../../src/index.ts';
 import type { Report } from '../../src/report.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
-import { temporaryFolder } from './run.ts';
+import { runCliAsync, runCliWith, temporaryFolder } from './run.ts';
 
 const folder = temporaryFolder();
 
@@ -163,5 +164,75 @@ describe('large uncompressed files, read again from the file', () => {
     assert.ok(appended);
     assert.ok('unreadable' in outcome, JSON.stringify(outcome).slice(0, 300));
     assert.match(outcome.unreadable, /growing\.json changed while it was verified/);
+  });
+});
+
+describe('report and diff of large uncompressed files, read again from the file', () => {
+  const { bytes, paths } = largeExport(40);
+  const tampered = bytes.slice();
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = raw.indexOf('"content_base64"', raw.indexOf(`"${paths[7]}"`)) + 3000;
+  tampered[at] = tampered[at] === 0x41 ? 0x42 : 0x41;
+  const now = '2026-11-25T00:00:00Z';
+
+  it('the core reads the contents the report needs from the source, and reports as from memory', async () => {
+    let reads = 0;
+    const readInputAgain = (start: number, end: number): Uint8Array => {
+      reads++;
+      return bytes.slice(start, end);
+    };
+    // A stream, as the CLI's large files are: the core keeps none of it with `readInputAgain`.
+    const stream = (): ReadableStream<Uint8Array> => new Blob([bytes.slice()]).stream();
+    const fromSource = await reportAgentxchain(stream(), { name: 'large.json', now, readInputAgain });
+    assert.ok(reads > 0, 'contents were read again from the source');
+    assert.deepEqual(fromSource, await reportAgentxchain(bytes, { name: 'large.json', now }));
+    // The diff reads no file entry: nothing is read again, and the side is the one from memory.
+    reads = 0;
+    const side = await readAgentxchainDiffSide(stream(), 'left', {}, readInputAgain);
+    assert.equal(reads, 0);
+    assert.deepEqual(side, await readAgentxchainDiffSide(bytes, 'left'));
+  });
+
+  it('the CLI report and diff are those of the bytes in memory, intact and tampered', async () => {
+    const intact = join(folder, 'report-intact.json');
+    const changed = join(folder, 'report-tampered.json');
+    writeFileSync(intact, bytes);
+    writeFileSync(changed, tampered);
+    for (const [path, content, status] of [
+      [intact, bytes, 0],
+      [changed, tampered, 1],
+    ] as const) {
+      const result = runCliWith(['report', '--format', 'json', '--now', now, path]);
+      assert.equal(result.status, status, result.stderr);
+      const inMemory = await reportAgentxchain(content, { name: path, now, mode: 'corrected' });
+      assert.equal(result.stdout, `${JSON.stringify(inMemory, null, 2)}\n`);
+    }
+    const result = runCliWith(['diff', intact, changed]);
+    assert.equal(result.status, 0, result.stderr);
+    const inMemory = await diffAgentxchain(bytes, tampered, {
+      leftName: intact,
+      rightName: changed,
+      mode: 'corrected',
+    });
+    assert.ok(inMemory.ok);
+    assert.equal(result.stdout, agentxchainDiffText(inMemory.diff));
+  });
+
+  it('a file written to while it is reported on or diffed gets no report and no diff', async () => {
+    const path = join(folder, 'growing-report.json');
+    const other = join(folder, 'steady.json');
+    writeFileSync(other, bytes);
+    for (const args of [
+      ['report', path],
+      ['diff', path, other],
+      ['diff', other, path],
+    ]) {
+      writeFileSync(path, bytes);
+      // Appended to every few milliseconds from the start: it grows while the CLI reads it.
+      const writer = setInterval(() => appendFileSync(path, '\n'), 2);
+      const result = await runCliAsync(args).finally(() => clearInterval(writer));
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stdout + result.stderr, /growing-report\.json changed while it was verified/, args.join(' '));
+    }
   });
 });

@@ -10,6 +10,7 @@
  * @module
  */
 import { resolveLimits, type Limits } from '../../../limits.ts';
+import type { VerifyOptions } from '../../../options.ts';
 import type { VerifyInput } from '../../../stream/input.ts';
 import type { GunzipFactory } from '../../../stream/gunzip/index.ts';
 import { openInput } from '../../../stream/open.ts';
@@ -71,16 +72,20 @@ export async function diffAgentxchain(
 /**
  * Step one of `diffAgentxchain`, for a caller that must do something between the two reads (the
  * CLI checks that the right file exists only once the left one loaded, as the reference does):
- * reads one input and reduces it to what the diff compares. Not part of the public API.
+ * reads one input and reduces it to what the diff compares. With `readInputAgain` (the input's
+ * bytes by offset, `VerifyOptions.readInputAgain`) an uncompressed input's file contents are not
+ * kept: the diff never reads them. Not part of the public API.
  */
 export async function readAgentxchainDiffSide(
   input: VerifyInput,
   which: 'left' | 'right',
   options: AgentxchainDiffOptions = {},
+  readInputAgain?: VerifyOptions['readInputAgain'],
 ): Promise<LoadedSide> {
   const context = contextOf(options);
   const limits = resolveLimits(options.limits);
-  return readSide(context, input, which, which === 'left' ? options.leftName : options.rightName, limits, options);
+  const name = which === 'left' ? options.leftName : options.rightName;
+  return readSide(context, input, which, name, limits, options, readInputAgain);
 }
 
 /** Step two of `diffAgentxchain`: the diff of two sides read by `readAgentxchainDiffSide`. */
@@ -129,6 +134,7 @@ async function readSide(
   name: string | undefined,
   limits: Limits,
   options: AgentxchainDiffOptions,
+  readInputAgain: VerifyOptions['readInputAgain'],
 ): Promise<LoadedSide> {
   const ref = refOf({ which, name });
   const opened = await openInput(input, {
@@ -142,6 +148,8 @@ async function readSide(
     parsed = await readDocument(opened.stream, {
       maxBytes: limits.maxBufferedBytes,
       maxDepth: limits.maxJsonDepth,
+      // Offsets in a decompressed document are not the input's. (The diff reads no file entry.)
+      readAgain: opened.gzip ? undefined : readInputAgain,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {

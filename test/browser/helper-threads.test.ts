@@ -9,6 +9,7 @@ import { entryHashHelper } from '../../components/entry-hash-client.ts';
 import { startHelpers } from '../../components/helper-threads.ts';
 import type { FromWorker, HelperChoice, ToWorker, WorkerVerifyOptions } from '../../components/worker-protocol.ts';
 import { verifyZaxy } from '../../src/formats/zaxy/index.ts';
+import type { EntryHasherFactory } from '../../src/formats/zaxy/entry-hashes.ts';
 import type { Report } from '../../src/report.ts';
 import { fixtureBytes } from './fixtures.ts';
 
@@ -184,6 +185,38 @@ describe('helper workers give the report of one thread', () => {
     assert(comparable(warm.report) === comparable(cold.report), 'the same report, warm helper or none');
     const small = await inWorker(await fixtureBytes('zaxy/signed-ed25519-n33.json'), 'small.json', undefined);
     assert(!small.used.entryHashes, 'no helper for a small input');
+  });
+});
+
+describe('the entry-hashing client', () => {
+  it('moves only its own copies: the buffers the core passes stay whole, batches kept or sent at once', async () => {
+    const bytes = await manyBatchBundle(200, (entries) => void (entries[4000]!.id = entries[3]!.id));
+    const inPlace = comparable(await verifyZaxy(bytes));
+    const helper = entryHashHelper(
+      () => new Worker(new URL('../../components/entry-hash-worker.ts', import.meta.url), { type: 'module' }),
+    );
+    const passed: Uint8Array[] = [];
+    // The core's hasher, watched: what the core passes must be whole when add returns, and after.
+    const watching: EntryHasherFactory = () => {
+      const inner = helper.factory();
+      return {
+        add(data, starts, ends, claims, claimed) {
+          passed.push(data);
+          const answer = inner.add(data, starts, ends, claims, claimed);
+          assert(data.buffer.byteLength > 0 && claims.buffer.byteLength > 0, "the core's buffers were moved");
+          return answer;
+        },
+        root: () => inner.root(),
+      };
+    };
+    // The first verification's first batches wait for the helper to start; the second's go at once.
+    for (const run of ['first', 'second']) {
+      const report = await verifyZaxy(bytes, { entryHasher: watching });
+      assert(comparable(report) === inPlace, `${run}: the report of one thread`);
+    }
+    helper.close();
+    assert(helper.hashed() > 0, 'the helper hashed batches');
+    assert(passed.length > 10 && passed.every((data) => data.buffer.byteLength > 0), "the core's buffers stay whole");
   });
 });
 

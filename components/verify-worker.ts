@@ -54,8 +54,14 @@ scope.addEventListener('message', (event) => {
       running.get(message.id)?.abort();
       break;
     case 'warm':
-      // Loaded once and kept; a host that refuses it gets kit.sha256_unavailable at the verify.
-      void resolveSha256({}).catch(() => undefined);
+      // Loaded once and kept, so that the verify to come starts at once: the SHA-256 (a host that
+      // refuses it gets kit.sha256_unavailable at the verify), then what a .gz and a large input
+      // load first, the decompressor (with its probe of the platform's) and the helper module.
+      void Promise.allSettled([
+        resolveSha256({}),
+        import('../src/stream/gunzip/index.ts'),
+        import('./helper-threads.ts'),
+      ]);
       break;
     default:
       void runOther(message);
@@ -143,13 +149,9 @@ async function runOther(job: OtherJob): Promise<void> {
   }
 }
 
-function coreOptions(options: WorkerVerifyOptions): AutoVerifyOptions {
-  return {
-    ...(options.kind === undefined ? {} : { kind: options.kind }),
-    ...(options.expectPublicKey === undefined ? {} : { expectPublicKey: options.expectPublicKey }),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.name === undefined ? {} : { name: options.name }),
-  };
+/** The core's options among the worker's: every one but the choice of helpers. */
+function coreOptions({ helpers: _helpers, ...core }: WorkerVerifyOptions): AutoVerifyOptions {
+  return core;
 }
 
 async function openSource(source: WorkerSource, signal: AbortSignal): Promise<VerifyInput> {

@@ -18,7 +18,10 @@
  * the 54 MB AgentXchain export's ~310 ms off the verification worker's thread, but its start
  * (~30–60 ms to the first output) and the scheduling of three threads on two cores left the wall
  * time unchanged or worse (AgentXchain .gz ~315 ms either way; the Zaxy bundle .gz ~790 ms with
- * entry hashes alone, ~870 with both), for 2.3 KB more on the AgentXchain path.
+ * entry hashes alone, ~870 with both), for 2.3 KB more on the AgentXchain path. Nor did the gunzip
+ * on the entry-hashing worker itself (two threads, not three), measured later with a new helper a
+ * run: the Zaxy bundle .gz 547 ms against 542 with entry hashes alone; the verification worker
+ * waited ~80 ms of each run for the helper to start and send its first output.
  * @module
  */
 import type { EntryHasher, EntryHasherFactory } from '../src/formats/zaxy/entry-hashes.ts';

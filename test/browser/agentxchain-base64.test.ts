@@ -2,8 +2,8 @@
 // The AgentXchain base64 fast path in Chromium, which has the platform's decoder
 // (`Uint8Array.prototype.setFromBase64`): every `content_base64` token decodes to what the kit's
 // definition of Node's lenient decoding (`decodeBase64Lenient`) gives, with the platform's decoder
-// and without it; plain contents really are decoded by it; and every AgentXchain fixture gives the
-// same report either way. (Node 20, where the unit tests run, has no such decoder.)
+// and without it; plain contents up to 1 MiB of text really are decoded by it; and every AgentXchain
+// fixture gives the same report either way. (Node 20, where the unit tests run, has no such decoder.)
 import fc from 'fast-check';
 import { decodeBase64Lenient } from '../../src/encoding/base64.ts';
 import { decodeContentBase64Token } from '../../src/formats/agentxchain/base64-fast-path.ts';
@@ -77,6 +77,16 @@ describe('AgentXchain base64 with the platform decoder (Chromium)', () => {
       assert(same(decoded, bytes), `transient ${transient}: decoded bytes`);
       assert(calls === 1, `transient ${transient}: the platform's decoder was called ${calls} times`);
     }
+    // A content of more than 1 MiB of text is decoded by the kit: the platform's decoder needs it as
+    // a string beside the bytes, memory an edge worker's request does not have to spare.
+    const large = new Uint8Array(900_000).map((_, i) => (i * 2654435761) >>> 24);
+    let binary = '';
+    for (let i = 0; i < large.length; i += 0x8000) binary += String.fromCharCode(...large.subarray(i, i + 0x8000));
+    const [decoded, calls] = await withDecoder('counted', () =>
+      decodeContentBase64Token(tokenOf(btoa(binary), false, 0), undefined, true),
+    );
+    assert(same(decoded, large), 'a large content: decoded bytes');
+    assert(calls === 0, `a large content: the platform's decoder was called ${calls} times`);
   });
 
   it('any token decodes as the lenient definition says, with the platform decoder and without', async () => {

@@ -299,3 +299,38 @@ describe('a helper worker that cannot start', () => {
     }
   });
 });
+
+// Last: the page's shared helper it leaves behind would change the tests above that start one.
+describe("the verification worker's entry hasher, before the first batch", () => {
+  it('detaches a buffer of 8 bytes of its own as the entries begin; without ArrayBuffer.prototype.transfer, none and the same report', async () => {
+    const bytes = await manyBatchBundle(200, (entries) => void (entries[10]!.content['kind'] = 'changed'));
+    const expected = comparable(await verifyZaxy(bytes));
+    const transfer = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'transfer');
+    assert(transfer !== undefined, 'Chromium has ArrayBuffer.prototype.transfer');
+    const detached: number[] = [];
+    const helpers = await startHelpers(bytes, { entryHashes: true });
+    try {
+      Object.defineProperty(ArrayBuffer.prototype, 'transfer', {
+        ...transfer,
+        value(this: ArrayBuffer, ...rest: unknown[]) {
+          detached.push(this.byteLength);
+          return (transfer.value as (...args: unknown[]) => ArrayBuffer).apply(this, rest);
+        },
+      });
+      const helped = await verifyZaxy(bytes, helpers.options);
+      // A hasher is made as the scan starts and again for each array of entries.
+      assert(
+        detached.length >= 1 && detached.every((size) => size === 8),
+        `only buffers of 8 bytes detached (${detached.join(', ')})`,
+      );
+      assert(comparable(helped) === expected, 'the same report');
+      const count = detached.length;
+      delete (ArrayBuffer.prototype as { transfer?: unknown }).transfer;
+      assert(comparable(await verifyZaxy(bytes, helpers.options)) === expected, 'the same report without transfer');
+      assert(detached.length === count, 'nothing detached without transfer');
+    } finally {
+      Object.defineProperty(ArrayBuffer.prototype, 'transfer', transfer);
+      helpers.close();
+    }
+  });
+});

@@ -6,8 +6,7 @@
 // to end ≤ 200 ms (issue 20; 311 ms before WebCrypto hashed the large contents).
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyAgentxchain } from '../src/formats/agentxchain/index.ts';
@@ -16,6 +15,7 @@ import { openInput } from '../src/stream/open.ts';
 import { PROJECT_ROOT } from '../test/helpers/fixtures.ts';
 import { benchFile } from './data.ts';
 import { nodeSha256 } from '../bin/node-sha256.ts';
+import { agentxchainReferenceCommand, canTimeProcesses, timeProcess, type ProcessTime } from './process-time.ts';
 
 const FILE = benchFile('agentxchain--large.json.gz');
 const RUNS = 5;
@@ -86,18 +86,7 @@ console.log(`  peak RSS of this benchmark process: ${(process.resourceUsage().ma
 // The whole CLI process, as a user runs it (GNU time reports wall clock and peak RSS).
 const cli = join(PROJECT_ROOT, 'bin/verify-export.js');
 
-/** One whole process under GNU time: wall and CPU milliseconds, peak RSS in MiB. */
-function timeProcess(command: readonly string[]): { wall: number; cpu: number; rss: number } {
-  const result = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', ...command], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
-  if (result.status !== 0) throw new Error(`${command.join(' ')} exited ${result.status}: ${result.stderr}`);
-  const [wall, kb, user, system] = result.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
-  return { wall: wall! * 1000, cpu: (user! + system!) * 1000, rss: kb! / 1024 };
-}
-
-if (existsSync('/usr/bin/time')) {
+if (canTimeProcesses()) {
   const runs = Array.from({ length: RUNS }, () =>
     timeProcess([process.execPath, cli, '--compat', 'agentxchain', '--format', 'json', FILE]),
   );
@@ -110,28 +99,26 @@ if (existsSync('/usr/bin/time')) {
 }
 
 /**
- * With AGENTXCHAIN_REFERENCE_CLI naming the reference's `bin/agentxchain.js` (agentxchain 2.159.0,
- * installed beside the project; it is not a dependency), the reference and the kit's CLI run in
- * turn on the decompressed file, as the reference reads it: the stretch target (≥ 3× its wall
- * time, ≤ 100 MiB) measured in one run, pair by pair.
+ * With AGENTXCHAIN_REFERENCE_CLI naming the reference's `bin/agentxchain.js` (`process-time.ts`),
+ * the reference and the kit's CLI run in turn on the decompressed file, as the reference reads it:
+ * the stretch target (≥ 3× its wall time, ≤ 100 MiB) measured in one run, pair by pair.
  */
 function sameRunAsReference(): void {
-  const reference = process.env['AGENTXCHAIN_REFERENCE_CLI'];
-  if (!reference) {
-    console.log('  same run as the reference CLI: set AGENTXCHAIN_REFERENCE_CLI to its bin/agentxchain.js');
-    return;
-  }
   const folder = mkdtempSync(join(tmpdir(), 'agentxchain-bench-'));
   const plainFile = join(folder, 'large.json');
+  const reference = agentxchainReferenceCommand(plainFile);
+  if (!reference) {
+    console.log('  same run as the reference CLI: set AGENTXCHAIN_REFERENCE_CLI to its bin/agentxchain.js');
+    rmSync(folder, { recursive: true, force: true });
+    return;
+  }
   writeFileSync(plainFile, plain);
   try {
-    const ours: ReturnType<typeof timeProcess>[] = [];
-    const theirs: ReturnType<typeof timeProcess>[] = [];
-    timeProcess([process.execPath, reference, 'verify', 'export', '--input', plainFile, '--format', 'json']); // warm-up
+    const ours: ProcessTime[] = [];
+    const theirs: ProcessTime[] = [];
+    timeProcess(reference); // warm-up
     for (let i = 0; i < RUNS + 2; i++) {
-      theirs.push(
-        timeProcess([process.execPath, reference, 'verify', 'export', '--input', plainFile, '--format', 'json']),
-      );
+      theirs.push(timeProcess(reference));
       ours.push(timeProcess([process.execPath, cli, '--compat', 'agentxchain', '--format', 'json', plainFile]));
     }
     const ratios = theirs.map((run, k) => run.wall / ours[k]!.wall);

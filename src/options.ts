@@ -39,8 +39,9 @@ export interface VerifyOptions {
    * Reads the input's bytes [start, end) again, synchronously, exactly as they were first read
    * (where they cannot be, it must throw); what it returns may be overwritten by its next call.
    * Given it, an uncompressed AgentXchain export is not kept in memory while it is verified: the
-   * strings of its file entries are read again from the input when a check asks for them. The
-   * CLI passes positional reads of the file it verifies.
+   * strings of its file entries are read again from the input when a check asks for them; and a
+   * Zaxy document, plain or .gz, keeps at most 1 MiB for a second reading, which reads the whole
+   * input again instead. The CLI passes positional reads of the file it verifies.
    */
   readonly readInputAgain?: (start: number, end: number) => Uint8Array;
 }

@@ -10,7 +10,13 @@ import { describe, it } from 'node:test';
 import { openFile } from '../../bin/open-input.ts';
 import { verifyFile } from '../../bin/verify-file.ts';
 import { readAgentxchainDiffSide } from '../../src/formats/agentxchain/diff/diff.ts';
-import { agentxchainDiffText, diffAgentxchain, reportAgentxchain, verifyAgentxchain } from '../../src/index.ts';
+import {
+  agentxchainDiffText,
+  diffAgentxchain,
+  reportAgentxchain,
+  verifyAgentxchain,
+  verifyZaxy,
+} from '../../src/index.ts';
 import type { Report } from '../../src/report.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { runCliAsync, runCliWith, temporaryFolder } from './run.ts';
@@ -234,5 +240,58 @@ describe('report and diff of large uncompressed files, read again from the file'
       assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stdout + result.stderr, /growing-report\.json changed while it was verified/, args.join(' '));
     }
+  });
+});
+
+describe('a large Zaxy document, read again from the file instead of kept', () => {
+  // A real disclosed subset, with 5 MB of blanks before its closing brace: past the 4 MiB the CLI
+  // reads whole, so it is streamed. A subset is read a second time; the CLI keeps none of it.
+  const pin = '235274396125169ca046a1f1f076d39cb450fdb7d850f0da4539f54bdd2eaa0c';
+  const subset = readFileSync(fixturePath('zaxy', 'subset-ed25519-n5-single0.json'), 'utf8');
+  const padded = new TextEncoder().encode(`${subset.trimEnd().slice(0, -1)}${' '.repeat(5_000_000)}}`);
+
+  it('a subset larger than --max-retained-bytes gets the verdict of the bytes in memory', async () => {
+    const path = join(folder, 'large-subset.json');
+    writeFileSync(path, padded);
+    const limits = { maxRetainedBytes: 64 };
+    const outcome = await verifyFile(path, { kind: 'auto', expectPublicKey: pin, limits });
+    assert.ok('report' in outcome, JSON.stringify(outcome));
+    const inMemory = await verifyZaxy(padded, { name: path, expectPublicKey: pin });
+    assert.equal(outcome.report.overall, 'pass');
+    assert.deepEqual(verdictOf(outcome.report), verdictOf(inMemory));
+    // The command line, as Zaxy answers (the fixture's expected answer).
+    const result = runCliWith([
+      '--compat',
+      'zaxy',
+      '--format',
+      'json',
+      '--expect-public-key',
+      pin,
+      '--max-retained-bytes',
+      '64',
+      path,
+    ]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { ok: true, reason: null });
+  });
+
+  it('a subset that changes before it is read again gives no verdict', async () => {
+    const path = join(folder, 'shrinking-subset.json');
+    writeFileSync(path, padded);
+    let cut = false;
+    const outcome = await verifyFile(
+      path,
+      { kind: 'auto', expectPublicKey: pin, limits: { maxRetainedBytes: 64 } },
+      {
+        onProgress: (read, total) => {
+          if (cut || read < total!) return;
+          cut = true;
+          truncateSync(path, padded.byteLength - 10);
+        },
+      },
+    );
+    assert.ok(cut);
+    assert.ok('unreadable' in outcome, JSON.stringify(outcome).slice(0, 300));
+    assert.match(outcome.unreadable, /shrinking-subset\.json changed while it was verified/);
   });
 });

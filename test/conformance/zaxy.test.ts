@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { merkleRoot, leafHash } from '../../src/crypto/merkle.ts';
 import { verifySignature } from '../../src/crypto/signature.ts';
 import { toHex } from '../../src/encoding/hex.ts';
@@ -117,6 +118,57 @@ test('dropping what was read (maxRetainedBytes) gives every fixture the same rep
   }
   // Every signed bundle and unsigned envelope: none of them needs a second reading.
   assert.equal(dropped, verdictCases.filter((c) => c.shape !== 'subset').length);
+});
+
+// Where the input can be read again (options.readInputAgain, which the CLI gives for a large
+// file), the document is not kept: a second reading reads the input again, and decompresses it
+// again. Every fixture, plain and gzipped, in 97-byte chunks, keeping almost nothing: the report
+// equals the one from the whole document, subsets included, and the input is read again whole,
+// once, exactly where a second reading is needed.
+test('reading the input again (readInputAgain) instead of keeping it gives every fixture the same report, plain or gzipped', async () => {
+  const readAgainBy: string[] = [];
+  for (const c of verdictCases) {
+    const plain = readFileSync(fixturePath('zaxy', c.file));
+    const options = { sha256: nodeSha256, ...(c.expect_public_key ? { expectPublicKey: c.expect_public_key } : {}) };
+    const kept = await verifyZaxy(plain, options);
+    const withLimit = await verifyZaxy(chunkedStream(plain, 97), { ...options, limits: { maxRetainedBytes: 64 } });
+    const needsSecondReading = withLimit.findings.some((finding) => finding.code === 'limit.retained_bytes');
+    for (const bytes of [plain, gzipSync(plain)]) {
+      const reads: [number, number][] = [];
+      const again = await verifyZaxy(chunkedStream(bytes, 97), {
+        ...options,
+        limits: { maxRetainedBytes: 64 },
+        readInputAgain: (start, end) => {
+          reads.push([start, end]);
+          return bytes.slice(start, end);
+        },
+      });
+      const strip = (report: typeof kept) => ({ ...report, stats: undefined, input: undefined });
+      assert.deepEqual(strip(again), strip(kept), c.file);
+      // Gzipped, the document may come in one chunk, and be kept whole: then it is not read again.
+      if (bytes === plain || reads.length > 0)
+        assert.deepEqual(reads, needsSecondReading ? [[0, bytes.length]] : [], c.file);
+      if (reads.length > 0) readAgainBy.push(c.shape);
+    }
+  }
+  // Only subsets are read a second time (in this set, where the shape is never guessed wrong).
+  assert.ok(readAgainBy.length > 0);
+  assert.ok(readAgainBy.every((shape) => shape === 'subset'));
+});
+
+// The input read again must be the one verified: another length is refused, never verified.
+test('an input that reads again at another length is refused, with a finding', async () => {
+  const c = verdictCases.find((entry) => entry.shape === 'subset' && entry.expected?.ok === true)!;
+  const bytes = readFileSync(fixturePath('zaxy', c.file));
+  const options = c.expect_public_key ? { expectPublicKey: c.expect_public_key } : {};
+  const report = await verifyZaxy(chunkedStream(bytes, 97), {
+    ...options,
+    limits: { maxRetainedBytes: 64 },
+    readInputAgain: (start, end) => bytes.slice(start, end - 1),
+  });
+  assert.equal(report.overall, 'error');
+  assert.match(report.findings.map((finding) => finding.message).join('\n'), /not the one verified/);
+  assert.equal(toZaxyJson(report).ok, false);
 });
 
 // The CLI hashes entries on a worker thread (nodeEntryHasher); everything else hashes in place.

@@ -62,7 +62,8 @@ export interface ViewUi extends ViewState {
   readonly available: boolean;
   toggle(position: number, on: boolean): void;
   setFilter(filter: EntryFilter): void;
-  tickMatching(): void;
+  /** Ticks these entry positions too (the filter's matches). */
+  tick(positions: readonly number[]): void;
   clearSelection(): void;
   disclose(): void;
   verifySubset(): void;

@@ -9,7 +9,7 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { ZaxySignerDetails, ZaxySubsetDetails } from '../src/formats/zaxy/details.ts';
 import { DASH, show, text, zaxyEntries, type ZaxyEntry } from './details.ts';
-import type { EntryFilter } from './disclosure.ts';
+import { matchingPositions, type EntryFilter } from './disclosure.ts';
 import type { ViewUi } from './format-views.ts';
 import { proofPath } from './proof-path.ts';
 import { visibleText } from './visible-text.ts';
@@ -205,7 +205,7 @@ function renderEntries(
 ): TemplateResult | typeof nothing {
   if (entries.length === 0) return nothing;
   const tickable = ui.available;
-  return html`${tickable ? renderDisclosurePanel(entries.length, ui) : nothing}
+  return html`${tickable ? renderDisclosurePanel(entries, ui) : nothing}
     <div class="scroll">
       <table part="entry-table" class="entries">
         <caption>
@@ -251,7 +251,8 @@ function renderEntries(
     ${truncated ? html`<p class="more">The report lists the first ${entries.length} of ${show(entryCount)} entries; only those can be ticked.</p>` : nothing}`;
 }
 
-function renderDisclosurePanel(entryCount: number, ui: ViewUi): TemplateResult {
+function renderDisclosurePanel(entries: readonly ZaxyEntry[], ui: ViewUi): TemplateResult {
+  const entryCount = entries.length;
   const set = (patch: Partial<EntryFilter>) => ui.setFilter({ ...ui.filter, ...patch });
   const value = (event: Event) => (event.target as HTMLInputElement | HTMLSelectElement).value;
   return html`<fieldset part="disclosure" class="disclosure">
@@ -293,7 +294,7 @@ function renderDisclosurePanel(entryCount: number, ui: ViewUi): TemplateResult {
           .value=${ui.filter.seqMax}
           @input=${(e: Event) => set({ seqMax: value(e) })}
       /></label>
-      <button type="button" @click=${ui.tickMatching}>Tick matching</button>
+      <button type="button" @click=${() => ui.tick(matchingPositions(entries, ui.filter))}>Tick matching</button>
       <button type="button" @click=${ui.clearSelection}>Clear</button>
     </div>
     <div class="actions">

@@ -8,8 +8,6 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DimensionVerdict, Verdicts } from '../src/report/types.ts';
-import { zaxyEntries } from './details.ts';
-import { matchingPositions } from './disclosure.ts';
 import { formatBytes } from './format.ts';
 import { moreRows, renderFormatDetails, visibleRows, type ViewState, type ViewUi } from './format-views.ts';
 export { loadFormatView } from './format-views.ts';
@@ -43,10 +41,7 @@ export function renderReport(report: Report, host: ReportHost): TemplateResult {
       host.updateView({ selected });
     },
     setFilter: (filter: ViewState['filter']) => host.updateView({ filter }),
-    tickMatching() {
-      const matching = report.format === 'zaxy' ? matchingPositions(zaxyEntries(report.details), host.view.filter) : [];
-      host.updateView({ selected: new Set([...host.view.selected, ...matching]) });
-    },
+    tick: (positions) => host.updateView({ selected: new Set([...host.view.selected, ...positions]) }),
     clearSelection: () => host.updateView({ selected: new Set() }),
     disclose: () => host.disclose([...host.view.selected].sort((a, b) => a - b)),
     verifySubset: () => host.verifySubset(),

@@ -6,10 +6,11 @@
  *
  * The helper starts when the client is made: at a bundle's first batch (the core hashes a bundle of
  * less than one batch in place and never calls it), or before, when the verification worker warms
- * up on a person's intent (`helper-threads.ts`, `startHelper`). Until the helper says it is ready, batches are kept here (copied: the core
- * reuses the buffers it passes) and sent once it is; if it cannot start (no module workers, a
- * Content-Security-Policy that refuses it, no WebAssembly there) they, and every later one, are
- * handed back to the core (`DeclinedBatch`), which hashes them in place: the report is the same.
+ * up on a person's intent (`helper-threads.ts`, `startHelper`). Until the helper says it is ready,
+ * batches are kept here (copied: the core reuses the buffers it passes) and sent once it is; if it
+ * cannot start (no module workers, a Content-Security-Policy that refuses it, no WebAssembly there)
+ * they, and every later one, are handed back to the core (`DeclinedBatch`), which hashes them in
+ * place: the report is the same.
  * So are they when it has not said it is ready within `readyTimeoutMs` (a worker script that never
  * loads, a host that starts workers but never runs them): a verification never waits on it.
  * A helper that fails after it started has folded leaves this worker no longer has: the batches

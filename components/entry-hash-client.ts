@@ -4,13 +4,11 @@
  * other core, while this worker goes on parsing. It is what the CLI's `nodeEntryHasher`
  * (bin/node-sha256.ts) is to a worker thread.
  *
- * The helper starts when the client is made: at a bundle's first batch (the core hashes a bundle of
- * less than one batch in place and never calls it), or before, when the verification worker warms
- * up on a person's intent (`helper-threads.ts`, `startHelper`). Until the helper says it is ready,
- * batches are kept here (copied: the core reuses the buffers it passes) and sent once it is; if it
- * cannot start (no module workers, a Content-Security-Policy that refuses it, no WebAssembly there)
- * they, and every later one, are handed back to the core (`DeclinedBatch`), which hashes them in
- * place: the report is the same.
+ * The helper starts at the first batch: the core hashes a bundle of less than one batch in place
+ * and never calls it. Until the helper says it is ready, batches are kept here (copied: the core
+ * reuses the buffers it passes) and sent once it is; if it cannot start (no module workers, a
+ * Content-Security-Policy that refuses it, no WebAssembly there) they, and every later one, are
+ * handed back to the core (`DeclinedBatch`), which hashes them in place: the report is the same.
  * So are they when it has not said it is ready within `readyTimeoutMs` (a worker script that never
  * loads, a host that starts workers but never runs them): a verification never waits on it.
  * A helper that fails after it started has folded leaves this worker no longer has: the batches
@@ -59,7 +57,7 @@ export interface EntryHashHelper {
 export const HELPER_READY_TIMEOUT_MS = 5_000;
 
 /**
- * Hashes entries on the worker `start` returns, started at once.
+ * Hashes entries on the worker `start` returns, started at the first batch.
  * @example
  * const url = new URL('./entry-hash-worker.ts', import.meta.url);
  * const helper = entryHashHelper(() => new Worker(url, { type: 'module' }));
@@ -147,6 +145,7 @@ export function entryHashHelper(
   };
 
   const ask = (request: ToEntryHashWorker): Promise<Answer> => {
+    if (state === 'idle') spawn();
     if (state === 'declining') return Promise.resolve(declined(copyOf(request)));
     if (state === 'broken') return Promise.reject(new Error('the entry-hashing worker was stopped'));
     const ready = state === 'ready';
@@ -157,7 +156,6 @@ export function entryHashHelper(
     });
   };
 
-  spawn();
   return {
     factory(): EntryHasher {
       const session = sessions++;

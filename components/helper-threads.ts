@@ -21,7 +21,11 @@
  * entry hashes alone, ~870 with both), for 2.3 KB more on the AgentXchain path. Nor did the gunzip
  * on the entry-hashing worker itself (two threads, not three), measured later with a new helper a
  * run: the Zaxy bundle .gz 547 ms against 542 with entry hashes alone; the verification worker
- * waited ~80 ms of each run for the helper to start and send its first output.
+ * waited ~80 ms of each run for the helper to start and send its first output. Nor did starting
+ * the helper in the verification worker's warm-up, while a person chooses a file: the built demo,
+ * the 100k-entry bundle .gz chosen 1 s after the click, 554 -> 533 ms (paired, 12 runs; the
+ * AgentXchain export the same), but every click, whatever the file, would then fetch the
+ * entry-hashing worker (12.9 KB gzip) and start a thread: Zaxy code before the format is known.
  * @module
  */
 import type { EntryHasher, EntryHasherFactory } from '../src/formats/zaxy/entry-hashes.ts';
@@ -87,17 +91,6 @@ async function bundleSize(input: VerifyInput): Promise<number> {
 }
 
 /**
- * The shared helper, started (its client imported, its worker made) if it is not yet: at a
- * bundle's first batch, or by the verification worker's warm-up, while a person chooses a file
- * (built demo, the 100k-entry bundle .gz chosen 1 s after the click, paired: 554 -> 533 ms, 12 runs;
- * the AgentXchain export the same).
- */
-export const startHelper = (): Promise<EntryHashHelper> =>
-  (loading ??= import('./entry-hash-client.ts').then(
-    ({ entryHashHelper }) => (shared = entryHashHelper(startEntryHashWorker)),
-  ));
-
-/**
  * Zaxy's entry hashes on the shared helper, through its client, imported at the first batch.
  * Batches that come while it loads are copied (the core reuses its buffers) and handed over in
  * order: each waits on the promise of its array's hasher, whose reactions run in the order they
@@ -118,7 +111,10 @@ const lazyEntryHasher: EntryHasherFactory = () => {
   let pending: Promise<EntryHasher> | undefined;
   const later = (): Promise<EntryHasher> => {
     if (pending === undefined) {
-      pending = startHelper().then((helper) => helper.factory());
+      loading ??= import('./entry-hash-client.ts').then(
+        ({ entryHashHelper }) => (shared = entryHashHelper(startEntryHashWorker)),
+      );
+      pending = loading.then((helper) => helper.factory());
       void pending.then((ready) => (hasher = ready));
     }
     return pending;

@@ -56,11 +56,11 @@ scope.addEventListener('message', (event) => {
     case 'warm':
       // Loaded once and kept, so that the verify to come starts at once: the SHA-256 (a host that
       // refuses it gets kit.sha256_unavailable at the verify), then what a .gz and a large input
-      // load first, the decompressor and the helper module, whose entry-hashing helper starts.
+      // load first, the decompressor and the helper module.
       void Promise.allSettled([
         resolveSha256({}),
         import('../src/stream/gunzip/index.ts'),
-        import('./helper-threads.ts').then((helpers) => helpers.startHelper()),
+        import('./helper-threads.ts'),
       ]);
       break;
     default:

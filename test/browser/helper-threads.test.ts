@@ -300,39 +300,6 @@ describe('a helper worker that cannot start', () => {
   });
 });
 
-describe("the entry-hashing helper started early (the warm-up, on a person's intent)", () => {
-  it('starts its worker at once, and the next large bundle hashes on that worker, with the same report', async () => {
-    // A module instance of its own (the query makes another URL), so no helper is shared yet.
-    const early = (await import(
-      /* @vite-ignore */ `${new URL('../../components/helper-threads.ts', import.meta.url).href}?early`
-    )) as typeof import('../../components/helper-threads.ts');
-    const bytes = await manyBatchBundle(200, (entries) => void (entries[4000]!.id = entries[3]!.id));
-    const inPlace = comparable(await verifyZaxy(bytes));
-    const real = globalThis.Worker;
-    let started = 0;
-    globalThis.Worker = class extends real {
-      constructor(url: string | URL, options?: WorkerOptions) {
-        super(url, options);
-        if (options?.name === 'verify-export entry hashes') started++;
-      }
-    };
-    try {
-      const helper = await early.startHelper();
-      assert(started === 1, `the helper's worker started before any batch (${started})`);
-      assert((await early.startHelper()) === helper && started === 1, 'started once');
-      const helpers = await early.startHelpers(bytes, { entryHashes: true });
-      const report = await verifyZaxy(bytes, helpers.options);
-      helpers.close();
-      assert(comparable(report) === inPlace, 'the same report as in place');
-      assert(helpers.used().entryHashes === true && helper.hashed() > 0, 'the batches were hashed on it');
-      assert(started === 1, `no other worker was started (${started})`);
-      helper.close();
-    } finally {
-      globalThis.Worker = real;
-    }
-  });
-});
-
 // Last: the page's shared helper it leaves behind would change the tests above that start one.
 describe("the verification worker's entry hasher, before the first batch", () => {
   it('detaches a buffer of 8 bytes of its own as the entries begin; without ArrayBuffer.prototype.transfer, none and the same report', async () => {

@@ -15,7 +15,8 @@ export interface Limits {
    * signed bundle or unsigned envelope of any size verifies in about this much memory; a document
    * that then needs a second reading (a subset, or keys that change its shape after the entries)
    * gets `limit.retained_bytes`, unless the input can be read again (`readInputAgain`: then at
-   * most 1 MiB is kept). The default keeps everything `maxBufferedBytes` allows.
+   * most 1 MiB is kept, and the second reading holds the document whole, within
+   * `maxBufferedBytes`). The default keeps everything `maxBufferedBytes` allows.
    */
   readonly maxRetainedBytes: number;
   /** Total decompressed bytes of a gzip input. */

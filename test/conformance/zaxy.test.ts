@@ -156,6 +156,31 @@ test('reading the input again (readInputAgain) instead of keeping it gives every
   assert.ok(readAgainBy.every((shape) => shape === 'subset'));
 });
 
+// Read again, the document is held whole: one larger than limits.maxBufferedBytes gets that limit
+// before anything is read again (the first reading, keeping almost nothing, held little of it).
+test('a document to read again that is larger than maxBufferedBytes gets the limit, and is not read again', async () => {
+  const c = verdictCases.find((entry) => entry.shape === 'subset' && entry.expected?.ok === true)!;
+  const plain = readFileSync(fixturePath('zaxy', c.file));
+  const options = c.expect_public_key ? { expectPublicKey: c.expect_public_key } : {};
+  for (const bytes of [plain, gzipSync(plain)]) {
+    let reads = 0;
+    const report = await verifyZaxy(chunkedStream(bytes, 97), {
+      ...options,
+      limits: { maxRetainedBytes: 64, maxBufferedBytes: plain.length - 1 },
+      readInputAgain: (start, end) => {
+        reads++;
+        return bytes.slice(start, end);
+      },
+    });
+    assert.equal(report.overall, 'error');
+    assert.ok(
+      report.findings.some((finding) => finding.code === 'limit.buffered_bytes'),
+      JSON.stringify(report.findings),
+    );
+    assert.equal(reads, 0);
+  }
+});
+
 // The input read again must be the one verified: another length is refused, never verified.
 test('an input that reads again at another length is refused, with a finding', async () => {
   const c = verdictCases.find((entry) => entry.shape === 'subset' && entry.expected?.ok === true)!;

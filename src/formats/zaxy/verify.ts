@@ -221,7 +221,10 @@ const RETAINED_WHEN_READ_AGAIN_BYTES = 1 << 20;
 /**
  * The document again, from the input's bytes read again (`options.readInputAgain`), decompressed
  * again if it is a .gz, under the same limits. It is read once, here, and no other call can
- * overwrite it meanwhile. A document of another length than the first reading's is refused.
+ * overwrite it meanwhile. It is then held whole, and so are a .gz's compressed bytes: either
+ * larger than `limits.maxBufferedBytes` gets that limit before anything is read (the first reading
+ * held little of a document it did not keep). A document of another length than the first
+ * reading's is refused.
  */
 async function readDocumentAgain(
   context: VerificationContext,
@@ -229,6 +232,11 @@ async function readDocumentAgain(
   length: number,
 ): Promise<Uint8Array> {
   const { opened, limits } = context;
+  if (Math.max(length, opened.counters.bytesIn) > limits.maxBufferedBytes)
+    throw new StreamProblem(
+      'limit.buffered_bytes',
+      `document is larger than limits.maxBufferedBytes (${limits.maxBufferedBytes} bytes)`,
+    );
   const input = options.readInputAgain!(0, opened.counters.bytesIn);
   const bytes = opened.gzip
     ? await readAll(

@@ -141,11 +141,14 @@ async function verifyDocument(
       `the document must be read a second time (it is a subset, or keys after its entries change its shape), but it is larger than limits.maxRetainedBytes (${context.limits.maxRetainedBytes} bytes), so its start was not kept`,
     );
   };
-  /** Makes `document()` answer: reads the document again where it was not kept and can be. */
+  /**
+   * Makes `document()` answer: reads the document again where it was not kept and can be, else
+   * throws its limit. A kept document is not made one buffer here (only if it is read again).
+   */
   const needDocument = async (): Promise<void> => {
-    if (read.bytes === undefined && readAgain === undefined && options.readInputAgain)
-      readAgain = await readDocumentAgain(context, options, read.length);
-    document();
+    if (read.bytes !== undefined || readAgain !== undefined) return;
+    if (!options.readInputAgain) document(); // throws limit.retained_bytes
+    readAgain = await readDocumentAgain(context, options, read.length);
   };
   const scanUnsigned = () => scanUnsignedDocument(document(), scanOptions);
   const scanSigned = () => scanSignedDocument(document(), scanOptions);

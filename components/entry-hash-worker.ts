@@ -17,7 +17,7 @@ import type { FromEntryHashWorker, ToEntryHashWorker } from './helper-protocol.t
 
 /** The worker global, typed for what this module uses (the project compiles with DOM types). */
 const scope = self as unknown as {
-  postMessage(message: FromEntryHashWorker): void;
+  postMessage(message: FromEntryHashWorker, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<ToEntryHashWorker>) => void): void;
 };
 
@@ -44,7 +44,9 @@ scope.addEventListener('message', (event) => {
     const hash = await sha256;
     if (hash === undefined) return;
     try {
-      scope.postMessage(answer(request, hash, await many));
+      const message = answer(request, hash, await many);
+      // A batch's buffer goes back to the client, which copies its next batch into it.
+      scope.postMessage(message, message.kind === 'added' ? [message.spare] : []);
     } catch (error) {
       scope.postMessage({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
     }
@@ -60,5 +62,6 @@ function answer(request: ToEntryHashWorker, hash: Sha256, lanes: Sha256Many | un
   let fold = folds.get(request.session);
   if (fold === undefined) folds.set(request.session, (fold = new MerkleFold(hash)));
   const { data, starts, ends, claims, claimed } = request;
-  return { kind: 'added', ...hashEntries(data, starts, ends, claims, claimed, fold, hash, lanes) };
+  const mismatches = hashEntries(data, starts, ends, claims, claimed, fold, hash, lanes);
+  return { kind: 'added', spare: data.buffer as ArrayBuffer, ...mismatches };
 }

@@ -32,6 +32,10 @@ export type ToEntryHashWorker =
 /** From the entry-hashing worker: its start, then one answer per request, in order. */
 export type FromEntryHashWorker =
   | HelperStart
-  | ({ readonly kind: 'added' } & Mismatches)
+  | ({
+      readonly kind: 'added';
+      /** The buffer of the batch's `data`, moved back once hashed: the next batch is copied into it. */
+      readonly spare: ArrayBuffer;
+    } & Mismatches)
   | { readonly kind: 'root'; readonly root: Uint8Array | undefined }
   | { readonly kind: 'failed'; readonly message: string };

@@ -218,6 +218,49 @@ describe('the entry-hashing client', () => {
     assert(helper.hashed() > 0, 'the helper hashed batches');
     assert(passed.length > 10 && passed.every((data) => data.buffer.byteLength > 0), "the core's buffers stay whole");
   });
+
+  it('copies a batch into a buffer the helper moved back, when one is large enough', async () => {
+    // A helper that answers each batch with no mismatch and moves its buffer back; its answer also
+    // tells the test (the client reads only what it knows) the buffer's size and the batch's bytes.
+    const seen: { size: number; bytes: number[] }[] = [];
+    const helper = entryHashHelper(() => {
+      const started = scriptWorker(`postMessage({ kind: 'ready' });
+        addEventListener('message', ({ data: request }) => {
+          if (request.kind !== 'add') return postMessage({ kind: 'root', root: undefined });
+          const spare = request.data.buffer;
+          const told = { size: spare.byteLength, bytes: Array.from(request.data) };
+          postMessage({ kind: 'added', mismatched: new Uint32Array(0), ids: new Uint8Array(0), spare, ...told }, [spare]);
+        });`)();
+      started.addEventListener('message', (event: MessageEvent<{ kind: string; size: number; bytes: number[] }>) => {
+        if (event.data.kind === 'added') seen.push({ size: event.data.size, bytes: event.data.bytes });
+      });
+      return started;
+    });
+    const hasher = helper.factory();
+    const batch = (size: number, fill: number): Promise<unknown> =>
+      hasher.add(
+        new Uint8Array(size).fill(fill),
+        Uint32Array.of(0),
+        Uint32Array.of(size),
+        new Uint8Array(64),
+        Uint8Array.of(0),
+      );
+    await batch(800, 1); // kept until the helper is ready, then sent in a copy of its own
+    await batch(1000, 2); // larger than the buffer moved back: a new one, with room to spare
+    await batch(600, 3); // fits in the first batch's buffer, moved back
+    await batch(1100, 4); // fits in the second batch's buffer, with its room to spare
+    helper.close();
+    const sizes = seen.map((answer) => answer.size);
+    assert(
+      sizes.length === 4 && sizes[0] === 800 && sizes[1]! > 1100,
+      `new buffers for the first two (${sizes.join(', ')})`,
+    );
+    assert(sizes[2] === 800 && sizes[3] === sizes[1], `the later batches in a buffer moved back (${sizes.join(', ')})`);
+    const whole = [800, 1000, 600, 1100].every(
+      (size, k) => seen[k]!.bytes.length === size && seen[k]!.bytes.every((byte) => byte === k + 1),
+    );
+    assert(whole, 'each batch arrived whole, whatever buffer it came in');
+  });
 });
 
 /** A worker running `source` (a classic script). */

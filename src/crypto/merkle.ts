@@ -141,17 +141,17 @@ export class MerkleFold {
       const pairs = width >> 1;
       if (pairs === 0) break;
       const messages = new Uint8Array(65 * pairs);
+      const starts = new Uint32Array(pairs);
+      const ends = new Uint32Array(pairs);
       for (let i = 0; i < pairs; i++) {
-        messages[65 * i] = NODE_PREFIX;
-        messages.set(nodes.subarray(64 * i, 64 * i + 64), 65 * i + 1);
+        const at = 65 * i;
+        messages[at] = NODE_PREFIX;
+        messages.set(nodes.subarray(64 * i, 64 * i + 64), at + 1);
+        starts[i] = at;
+        ends[i] = at + 65;
       }
       const parents = new Uint8Array(32 * pairs);
-      many.digestMany(
-        messages,
-        Uint32Array.from({ length: pairs }, (_, i) => 65 * i),
-        Uint32Array.from({ length: pairs }, (_, i) => 65 * i + 65),
-        parents,
-      );
+      many.digestMany(messages, starts, ends, parents);
       nodes = parents;
       width = pairs;
       start /= 2;

@@ -25,6 +25,11 @@ export interface JsonReadError {
   readonly message: string;
   /** Byte offset of the problem in the input. */
   readonly offset: number;
+  /**
+   * A syntax error whose message still lacks Python's position (`: line L column C (char P)`, of
+   * `offset`), for the caller to add (`DocumentReaderOptions.countDroppedPositions`).
+   */
+  readonly positionPending?: true;
 }
 
 /** CPython's `sys.int_info.default_max_str_digits`: longer integer literals are refused. */

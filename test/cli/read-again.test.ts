@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { openFile } from '../../bin/open-input.ts';
 import { verifyFile } from '../../bin/verify-file.ts';
@@ -273,6 +274,28 @@ describe('a large Zaxy document, read again from the file instead of kept', () =
     ]);
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), { ok: true, reason: null });
+  });
+
+  it('a syntax error past the 1 MiB kept is placed by reading the file again: the message of the bytes in memory', async () => {
+    // The padded subset with its last line break replaced by a stray character, 5 MB in.
+    const broken = padded.slice();
+    broken[broken.length - 2] = 0x78;
+    for (const [name, bytes] of [
+      ['broken-subset.json', broken],
+      ['broken-subset.json.gz', gzipSync(broken)],
+    ] as const) {
+      const path = join(folder, name);
+      writeFileSync(path, bytes);
+      const outcome = await verifyFile(path, { kind: 'zaxy', expectPublicKey: pin });
+      assert.ok('report' in outcome, JSON.stringify(outcome));
+      const inMemory = await verifyZaxy(bytes, { name: path, expectPublicKey: pin });
+      assert.equal(outcome.report.overall, 'error');
+      assert.match(
+        outcome.report.findings[0]!.message,
+        /Expecting ',' delimiter: line \d+ column \d+ \(char 50\d{5}\)/,
+      );
+      assert.deepEqual(verdictOf(outcome.report), verdictOf(inMemory));
+    }
   });
 
   it('a subset that changes before it is read again gives no verdict', async () => {

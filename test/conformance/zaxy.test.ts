@@ -181,6 +181,42 @@ test('a document to read again that is larger than maxBufferedBytes gets the lim
   }
 });
 
+// Where the input can be read again, the first reading does not count Python's position over the
+// bytes it drops: an error past them is placed by reading the input again, a piece at a time from
+// its start, decompressed again if it is a .gz. The report is the one of the whole document.
+test("a syntax error past the bytes dropped is placed by reading the input again: the whole document's report", async () => {
+  const signed = readFileSync(fixturePath('zaxy', 'signed-ml-dsa-65-n100.json'), 'latin1');
+  const at = signed.lastIndexOf(',', signed.lastIndexOf('"id": "')); // between the last two entries
+  const broken = Buffer.from(`${signed.slice(0, at)};${signed.slice(at + 1)}`, 'latin1');
+  const kept = await verifyZaxy(broken);
+  const message = kept.findings.map((finding) => finding.message).join('\n');
+  assert.match(message, /Expecting ',' delimiter: line [1-9]\d+ column \d+ \(char \d+\)/);
+  for (const bytes of [broken, gzipSync(broken)]) {
+    const reads: [number, number][] = [];
+    const again = await verifyZaxy(chunkedStream(bytes, 97), {
+      limits: { maxRetainedBytes: 64 },
+      readInputAgain: (start, end) => {
+        reads.push([start, end]);
+        return bytes.slice(start, end);
+      },
+    });
+    const strip = (report: typeof kept) => ({ ...report, stats: undefined, input: undefined });
+    assert.deepEqual(strip(again), strip(kept));
+    assert.ok(reads.length > 0 && reads[0]![0] === 0, 'read again from the start');
+    assert.ok(
+      reads.every(([start], k) => k === 0 || start === reads[k - 1]![1]),
+      'a piece at a time, in order',
+    );
+  }
+  // An input that no longer reaches the error is refused, never worded from other bytes.
+  const shorter = await verifyZaxy(chunkedStream(broken, 97), {
+    limits: { maxRetainedBytes: 64 },
+    readInputAgain: (start, end) => broken.slice(start, Math.min(end, at - 1)),
+  });
+  assert.equal(shorter.overall, 'error');
+  assert.match(shorter.findings.map((finding) => finding.message).join('\n'), /not the one verified/);
+});
+
 // The input read again must be the one verified: another length is refused, never verified.
 test('an input that reads again at another length is refused, with a finding', async () => {
   const c = verdictCases.find((entry) => entry.shape === 'subset' && entry.expected?.ok === true)!;

@@ -14,7 +14,7 @@
 import { verifySignature } from '../../crypto/signature.ts';
 import type { Sha256 } from '../../crypto/sha256.ts';
 import { defaultSha256Many } from '../../crypto/sha256-many.ts';
-import type { JsonReadError } from '../../json/errors.ts';
+import { advancePosition, formatPosition, TEXT_START, type JsonReadError } from '../../json/errors.ts';
 import { createDocumentReader } from '../../json/reader.ts';
 import { pythonTypeName, type JsonValue } from '../../json/value.ts';
 import type { CheckedDimensions } from '../../report/collector.ts';
@@ -125,9 +125,12 @@ async function verifyDocument(
   const maxRetainedBytes = options.readInputAgain
     ? Math.min(limits.maxRetainedBytes, RETAINED_WHEN_READ_AGAIN_BYTES)
     : limits.maxRetainedBytes;
+  // Where the input can be read again, the position of an error past the bytes dropped is found
+  // by reading it again (`placeError`), not counted over every byte the first reading drops.
+  const reading = { maxDepth, maxRetainedBytes, countDroppedPositions: !options.readInputAgain };
   const read = guessUnsigned
-    ? await readScanned(context, createUnsignedScanner(scanOptions), maxDepth, maxRetainedBytes, options.signal)
-    : await readScanned(context, createSignedScanner(scanOptions), maxDepth, maxRetainedBytes, options.signal);
+    ? await readScanned(context, createUnsignedScanner(scanOptions), reading, options.signal)
+    : await readScanned(context, createSignedScanner(scanOptions), reading, options.signal);
   let unsigned = guessUnsigned ? (read.result as Awaited<ReturnType<typeof scanUnsignedDocument>>) : undefined;
   let signed = guessUnsigned ? undefined : (read.result as Awaited<ReturnType<typeof scanSignedDocument>>);
   /** The document read again from the input, when it was not kept (see `readDocumentAgain`). */
@@ -153,7 +156,7 @@ async function verifyDocument(
   const scanUnsigned = () => scanUnsignedDocument(document(), scanOptions);
   const scanSigned = () => scanSignedDocument(document(), scanOptions);
   const first = (unsigned ?? signed)!;
-  if (!first.ok) return unreadable(context, first.error, read.length);
+  if (!first.ok) return unreadable(context, await placeError(context, options, first.error), read.length);
   const root = first.scan.root;
   if (!(root instanceof Map)) {
     const type = pythonTypeName(root as JsonValue);
@@ -252,6 +255,52 @@ async function readDocumentAgain(
   return bytes;
 }
 
+/** Bytes of the input asked for at a time when it is read again to place an error. */
+const PLACE_PIECE_BYTES = 1 << 20;
+
+/**
+ * `error` with Python's position added to its message when the first reading left that to the
+ * caller (`positionPending`: it dropped the bytes before the error without counting them). The
+ * position is counted over the document read again (`options.readInputAgain`, decompressed again
+ * if it is a .gz), a piece at a time up to the error, so no more is held than in the first reading.
+ * A document that ends before the error is refused.
+ */
+async function placeError(
+  context: VerificationContext,
+  options: ZaxyOptions,
+  error: JsonReadError,
+): Promise<JsonReadError> {
+  if (!error.positionPending) return error;
+  const { opened, limits } = context;
+  const readAgain = options.readInputAgain!;
+  const size = opened.counters.bytesIn;
+  let at = 0;
+  const input = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= size) return controller.close();
+      const end = Math.min(size, at + PLACE_PIECE_BYTES);
+      controller.enqueue(readAgain(at, end).slice()); // the next answer may overwrite this one
+      at = end;
+    },
+  });
+  const document = (await openInput(input, { limits, ...(options.gunzip ? { gunzip: options.gunzip } : {}) })).stream;
+  const reader = document.getReader();
+  let position = TEXT_START;
+  let counted = 0;
+  try {
+    while (counted < error.offset) {
+      if (options.signal?.aborted) throw new StreamProblem('input.aborted', 'verification was aborted');
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the input read again is not the one verified: it ends before byte ${error.offset}`);
+      position = advancePosition(position, value, 0, Math.min(value.length, error.offset - counted));
+      counted += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return { kind: error.kind, message: `${error.message}: ${formatPosition(position)}`, offset: error.offset };
+}
+
 /** Parsing time after which the event loop is let turn (a turn costs some tens of microseconds). */
 const TURN_EVERY_MS = 2;
 
@@ -264,8 +313,7 @@ const TURN_EVERY_MS = 2;
 async function readScanned<T>(
   context: VerificationContext,
   scanner: Scanner<T>,
-  maxDepth: number,
-  maxRetainedBytes: number,
+  reading: { maxDepth: number; maxRetainedBytes: number; countDroppedPositions: boolean },
   signal: AbortSignal | undefined,
 ): Promise<{
   /** The whole document, made one buffer on call; undefined when it was not kept (`maxRetainedBytes`). */
@@ -274,7 +322,7 @@ async function readScanned<T>(
   result: { ok: true; scan: T } | { ok: false; error: JsonReadError };
 }> {
   const { opened, limits } = context;
-  const document = createDocumentReader(scanner.visitor, { maxDepth, maxRetainedBytes });
+  const document = createDocumentReader(scanner.visitor, reading);
   const reader = opened.stream.getReader();
   let lastTurn = now();
   try {

@@ -277,7 +277,7 @@ describe('a large Zaxy document, read again from the file instead of kept', () =
   });
 
   it('a syntax error past the 1 MiB kept is placed by reading the file again: the message of the bytes in memory', async () => {
-    // The padded subset with its last line break replaced by a stray character, 5 MB in.
+    // The padded subset with the blank before its closing brace replaced by a stray character, 5 MB in.
     const broken = padded.slice();
     broken[broken.length - 2] = 0x78;
     for (const [name, bytes] of [

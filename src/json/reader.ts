@@ -222,7 +222,10 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
   let base = 0;
   /** Every byte pushed, while the document is kept; undefined once bytes were dropped (or held in `buffer`). */
   let kept: ChunkList | undefined = new ChunkList();
-  /** Where `buffer[0]` is, as Python counts positions (kept up to date once the document is not kept). */
+  /**
+   * Where `buffer[0]` is, as Python counts positions (kept up to date once the document is not
+   * kept, unless `countDroppedPositions` is false).
+   */
   let basePosition: TextPosition = TEXT_START;
   const countPositions = options.countDroppedPositions ?? true;
 
@@ -239,12 +242,7 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
     if (!past && (kept === undefined || length + more <= buffer.length)) return;
     if (past && kept !== undefined) {
       // The position of `base`, counted over the kept bytes before it, then the document is let go.
-      let at = 0;
-      for (const piece of countPositions ? kept.chunks : []) {
-        if (at >= base) break;
-        basePosition = advancePosition(basePosition, piece, 0, Math.min(piece.length, base - at));
-        at += piece.length;
-      }
+      if (countPositions) basePosition = positionOver(kept, base);
       kept = undefined;
     }
     if (kept === undefined && countPositions) basePosition = advancePosition(basePosition, buffer, 0, pos);
@@ -400,6 +398,18 @@ export function createDocumentReader(visitor: DocumentVisitor, options: Document
     heldBytes: () => (kept !== undefined ? kept.length + Math.max(0, length - windowBytes) : length),
     pushedBytes: () => base + length + pushedPast,
   };
+}
+
+/** Python's position of byte `offset` of the bytes kept in `chunks`. */
+function positionOver(chunks: ChunkList, offset: number): TextPosition {
+  let position = TEXT_START;
+  let at = 0;
+  for (const piece of chunks.chunks) {
+    if (at >= offset) break;
+    position = advancePosition(position, piece, 0, Math.min(piece.length, offset - at));
+    at += piece.length;
+  }
+  return position;
 }
 
 /** `bytes.length`, or where the last character starts when the bytes end inside it. */

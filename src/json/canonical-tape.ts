@@ -9,6 +9,9 @@
  * This is the fast path for hashing many entries (docs/zaxy.md, 'Reading in one pass');
  * `canonical.ts` is the value-based twin and both must agree byte for byte (property-tested).
  *
+ * A value whose structure (node tags, container sizes, keys) was seen before is written from a
+ * remembered template instead of by the general walk (docs/zaxy.md, 'Reading in one pass').
+ *
  * Plain functions over one reusable state object keep the hot path free of closures.
  * @module
  */
@@ -66,7 +69,41 @@ export interface CanonicalScratch {
   /** Key orders of recently seen object shapes (see `orderMembers`). */
   readonly shapes: ObjectShape[];
   shapeNext: number;
+  /** Output programs of recently seen whole values (see `CanonicalTemplate`). */
+  readonly templates: CanonicalTemplate[];
+  templateNext: number;
+  /** Nodes of the last value written without a template (a template is made on the second of a size). */
+  lastMissNodes: number;
 }
+
+/**
+ * The canonical output of a whole value's structure: its nodes' tags (and containers' sizes) in
+ * tape order, its keys' bytes, and the output as fixed pieces (punctuation, keys, literals) between
+ * the scalars that vary. Documents repeat whole structures (every entry of a bundle has the same
+ * content shape), and a value of a remembered structure is written piece by piece, with no member
+ * sorting and no container bookkeeping.
+ */
+interface CanonicalTemplate {
+  nodes: number;
+  readonly tags: Int32Array;
+  /** Per node: the container's size, or for a key its bytes' end in `keys` (start: the previous key's end). */
+  readonly sizes: Int32Array;
+  readonly keyStarts: Int32Array;
+  readonly keys: Uint8Array;
+  /** Fixed output pieces, back to back; piece p ends at `pieceEnds[p]`. */
+  readonly pieces: Uint8Array;
+  readonly pieceEnds: Int32Array;
+  /** Node (index in tape order) of the scalar after piece p. */
+  readonly values: Int32Array;
+  valueCount: number;
+}
+
+/** Templates remembered, replaced in turn. */
+const TEMPLATES = 4;
+/** Larger values are never templated: what is remembered stays small. */
+const MAX_TEMPLATE_NODES = 256;
+const MAX_TEMPLATE_BYTES = 4096;
+const NOT_KEY = -1;
 
 /**
  * The member order of an object shape: its keys in input order and where each goes when sorted.
@@ -121,6 +158,19 @@ export function createCanonicalScratch(): CanonicalScratch {
       order: new Int32Array(MAX_SHAPE_MEMBERS),
     })),
     shapeNext: 0,
+    templates: Array.from({ length: TEMPLATES }, () => ({
+      nodes: 0,
+      tags: new Int32Array(MAX_TEMPLATE_NODES),
+      sizes: new Int32Array(MAX_TEMPLATE_NODES),
+      keyStarts: new Int32Array(MAX_TEMPLATE_NODES),
+      keys: new Uint8Array(MAX_TEMPLATE_BYTES),
+      pieces: new Uint8Array(MAX_TEMPLATE_BYTES),
+      pieceEnds: new Int32Array(MAX_TEMPLATE_NODES + 1),
+      values: new Int32Array(MAX_TEMPLATE_NODES),
+      valueCount: 0,
+    })),
+    templateNext: 0,
+    lastMissNodes: -1,
   };
 }
 
@@ -155,6 +205,201 @@ export function writeCanonicalFromTape(
   s.faultStart = -1;
   s.faultEnd = -1;
   s.faultRunEnd = -1;
+  const rootTag = tape[node]!;
+  const nodes = rootTag === TAG_OBJECT || rootTag === TAG_ARRAY ? (tape[node + 2]! - node) / SLOTS : 0;
+  if (nodes > 1 && nodes <= MAX_TEMPLATE_NODES) {
+    const template = matchTemplate(s, node, nodes);
+    if (template !== undefined) {
+      writeFromTemplate(s, template, node);
+      return finish(s);
+    }
+  }
+  if (writeTree(s, node) === undefined && nodes > 1 && nodes <= MAX_TEMPLATE_NODES) {
+    if (s.lastMissNodes === nodes) makeTemplate(s, node, nodes);
+    s.lastMissNodes = nodes;
+  }
+  return finish(s);
+}
+
+function finish(s: CanonicalScratch): SurrogateFault | undefined {
+  s.bytes = EMPTY_BYTES;
+  s.tape = EMPTY_TAPE;
+  return s.faultStart < 0 ? undefined : { start: s.faultStart, end: s.faultEnd, first: s.faultFirst };
+}
+
+/** A remembered template of the value at `node`, if any: the same nodes, sizes and keys. */
+function matchTemplate(s: CanonicalScratch, node: number, nodes: number): CanonicalTemplate | undefined {
+  const tape = s.tape;
+  const bytes = s.bytes;
+  search: for (const template of s.templates) {
+    if (template.nodes !== nodes) continue;
+    const tags = template.tags;
+    const sizes = template.sizes;
+    const keyStarts = template.keyStarts;
+    const keys = template.keys;
+    for (let i = 0, at = node; i < nodes; i++, at += SLOTS) {
+      const tag = tape[at]!;
+      if (tag !== tags[i]) continue search;
+      const from = keyStarts[i]!;
+      if (from !== NOT_KEY) {
+        // Remembered keys are plain: an escaped key (a backslash in its bytes) never equals one.
+        const start = tape[at + 1]!;
+        const length = tape[at + 2]! - start;
+        if (sizes[i]! - from !== length) continue search;
+        for (let k = 0; k < length; k++) if (bytes[start + k] !== keys[from + k]) continue search;
+      } else if ((tag === TAG_OBJECT || tag === TAG_ARRAY) && tape[at + 1] !== sizes[i]) continue search;
+    }
+    return template;
+  }
+  return undefined;
+}
+
+/** Writes the value at `node` by `template` (which it matches). */
+function writeFromTemplate(s: CanonicalScratch, template: CanonicalTemplate, node: number): void {
+  const tape = s.tape;
+  const bytes = s.bytes;
+  const sink = s.sink;
+  const pieces = template.pieces;
+  const pieceEnds = template.pieceEnds;
+  const values = template.values;
+  let from = 0;
+  for (let p = 0; p <= template.valueCount; p++) {
+    const to = pieceEnds[p]!;
+    let out = sink.bytes;
+    let o = sink.length;
+    if (o + (to - from) > out.length) out = ensureCapacity(sink, to - from);
+    for (let i = from; i < to; i++) out[o++] = pieces[i]!;
+    sink.length = o;
+    from = to;
+    if (p === template.valueCount) break;
+    const slot = node + SLOTS * values[p]!;
+    const tag = tape[slot]!;
+    const start = tape[slot + 1]!;
+    const end = tape[slot + 2]!;
+    if (tag === TAG_STRING) {
+      if (o + (end - start) > out.length) out = ensureCapacity(sink, end - start);
+      if ((tape[slot + 3]! & ESCAPED) === 0) {
+        if (end - start > 32) {
+          out.set(bytes.subarray(start, end), o);
+          o += end - start;
+        } else for (let i = start; i < end; i++) out[o++] = bytes[i]!;
+      } else o = writeUnescaped(bytes, start, end, out, o, s);
+      sink.length = o;
+    } else if (tag === TAG_INT) {
+      if (o + (end - start) > out.length) out = ensureCapacity(sink, end - start);
+      if (end - start === 2 && bytes[start] === grammar.Byte.Minus && bytes[start + 1] === 0x30) out[o++] = 0x30;
+      else for (let i = start; i < end; i++) out[o++] = bytes[i]!;
+      sink.length = o;
+    } else writeOtherScalar(s, slot);
+  }
+}
+
+/**
+ * Remembers the structure of the value at `node` (just written without error) as a template, in
+ * place of the oldest, unless it is too large or has an escaped or a repeated key.
+ */
+function makeTemplate(s: CanonicalScratch, node: number, nodes: number): void {
+  const template = s.templates[s.templateNext]!;
+  template.nodes = 0;
+  const builder = { template, node, pieceLength: 0, keyLength: 0, values: 0 };
+  const tape = s.tape;
+  for (let i = 0, at = node; i < nodes; i++, at += SLOTS) {
+    const tag = tape[at]!;
+    template.tags[i] = tag;
+    template.keyStarts[i] = NOT_KEY;
+    template.sizes[i] = tag === TAG_OBJECT || tag === TAG_ARRAY ? tape[at + 1]! : 0;
+  }
+  if (!addPieces(s, builder, node, 0)) return;
+  template.pieceEnds[builder.values] = builder.pieceLength;
+  template.valueCount = builder.values;
+  template.nodes = nodes;
+  s.templateNext = (s.templateNext + 1) % TEMPLATES;
+}
+
+interface TemplateBuilder {
+  readonly template: CanonicalTemplate;
+  readonly node: number;
+  pieceLength: number;
+  keyLength: number;
+  values: number;
+}
+
+function addPiece(b: TemplateBuilder, source: Uint8Array, start: number, end: number): boolean {
+  if (b.pieceLength + end - start > MAX_TEMPLATE_BYTES) return false;
+  b.template.pieces.set(source.subarray(start, end), b.pieceLength);
+  b.pieceLength += end - start;
+  return true;
+}
+
+function addByte(b: TemplateBuilder, byte: number): boolean {
+  if (b.pieceLength + 1 > MAX_TEMPLATE_BYTES) return false;
+  b.template.pieces[b.pieceLength++] = byte;
+  return true;
+}
+
+function addValue(b: TemplateBuilder, slot: number): void {
+  b.template.pieceEnds[b.values] = b.pieceLength;
+  b.template.values[b.values++] = (slot - b.node) / SLOTS;
+}
+
+/** Adds the pieces of the node at `slot` (members ordered at `s.members[base..]`); false: not templated. */
+function addPieces(s: CanonicalScratch, b: TemplateBuilder, slot: number, base: number): boolean {
+  const tape = s.tape;
+  const tag = tape[slot]!;
+  if (tag === TAG_OBJECT) {
+    const count = tape[slot + 1]!;
+    if (!addByte(b, grammar.Byte.BeginObject)) return false;
+    if (count > 0) {
+      if (orderMembers(s, slot, count, base) !== count) return false; // a repeated key
+      for (let j = 0; j < count; j++) {
+        const at = base + 4 * j;
+        const key = s.members[at]!;
+        if ((tape[key + 3]! & ESCAPED) !== 0) return false;
+        const start = tape[key + 1]!;
+        const end = tape[key + 2]!;
+        if (b.keyLength + end - start > MAX_TEMPLATE_BYTES) return false;
+        const index = (key - b.node) / SLOTS;
+        b.template.keyStarts[index] = b.keyLength;
+        b.template.keys.set(s.bytes.subarray(start, end), b.keyLength);
+        b.keyLength += end - start;
+        b.template.sizes[index] = b.keyLength;
+        if (j > 0 && !addByte(b, grammar.Byte.ValueSeparator)) return false;
+        if (!addByte(b, grammar.Byte.Quote) || !addPiece(b, s.bytes, start, end)) return false;
+        if (!addByte(b, grammar.Byte.Quote) || !addByte(b, grammar.Byte.NameSeparator)) return false;
+        if (!addPieces(s, b, s.members[at + 1]!, base + 8 * count)) return false;
+      }
+    }
+    return addByte(b, grammar.Byte.EndObject);
+  }
+  if (tag === TAG_ARRAY) {
+    const count = tape[slot + 1]!;
+    if (!addByte(b, grammar.Byte.BeginArray)) return false;
+    let child = slot + SLOTS;
+    for (let j = 0; j < count; j++) {
+      if (j > 0 && !addByte(b, grammar.Byte.ValueSeparator)) return false;
+      if (!addPieces(s, b, child, base)) return false;
+      child = nextSlot(tape, child);
+    }
+    return addByte(b, grammar.Byte.EndArray);
+  }
+  if (tag === TAG_STRING) {
+    if (!addByte(b, grammar.Byte.Quote)) return false;
+    addValue(b, slot);
+    return addByte(b, grammar.Byte.Quote);
+  }
+  if (tag === TAG_INT || tag === TAG_FLOAT) {
+    addValue(b, slot);
+    return true;
+  }
+  const name = LITERAL_BYTES[tag]!;
+  return addPiece(b, name, 0, name.length);
+}
+
+/** The generic walk of `writeCanonicalFromTape`. */
+function writeTree(s: CanonicalScratch, node: number): SurrogateFault | undefined {
+  const bytes = s.bytes;
+  const tape = s.tape;
+  const sink = s.sink;
   const frameBase = s.frameTop;
   let frames = s.frames;
   let top = frameBase; // first free frame slot
@@ -285,8 +530,6 @@ export function writeCanonicalFromTape(
   }
   sink.length = o;
   s.frameTop = frameBase;
-  s.bytes = EMPTY_BYTES;
-  s.tape = EMPTY_TAPE;
   return s.faultStart < 0 ? undefined : { start: s.faultStart, end: s.faultEnd, first: s.faultFirst };
 }
 

@@ -203,6 +203,81 @@ test('remembered object shapes never change the output (one scratch over many do
   );
 });
 
+/** A JSON structure whose scalars are filled anew each time it is written (`fillShape`). */
+type Shape =
+  | { readonly kind: 'object'; readonly keys: readonly string[]; readonly values: readonly Shape[] }
+  | { readonly kind: 'array'; readonly elements: readonly Shape[] }
+  | { readonly kind: 'string' | 'int' | 'float' | 'literal' };
+
+// Keys include escaped ones (never templated), a repeated one, and pairs of the same length.
+const SHAPE_KEYS = ['a', 'b', 'zz', 'zy', 'é', '\\u00e9', 'kind', 'seq', 'a'];
+const STRINGS = ['x', 'héllo', 'tab\\there', 'a\\"b', '\\ud800', '\\ud83d\\ude00', 'x'.repeat(40), ''];
+const INTS = ['0', '-0', '12', '-5', '123456789012345678901'];
+const FLOATS = ['1.5', '0.1', '1e5', '-0.0', '1E-7', '0.14285714285714285', '2.50', '0.30000000000000004'];
+const LITERALS = ['true', 'false', 'null', 'NaN', 'Infinity', '-Infinity'];
+
+function makeShape(pick: (n: number) => number, depth: number): Shape {
+  const kind = pick(depth >= 3 ? 4 : 6);
+  if (kind === 4 || kind === 5) {
+    const count = pick(depth === 0 ? 6 : 4);
+    if (kind === 5) return { kind: 'array', elements: Array.from({ length: count }, () => makeShape(pick, depth + 1)) };
+    const keys = Array.from({ length: count }, () => SHAPE_KEYS[pick(SHAPE_KEYS.length)]!);
+    return { kind: 'object', keys, values: keys.map(() => makeShape(pick, depth + 1)) };
+  }
+  return { kind: (['string', 'int', 'float', 'literal'] as const)[kind]! };
+}
+
+/** JSON text of `shape` with new scalars; a key may change to another of its length (`swapKeys`). */
+function fillShape(shape: Shape, pick: (n: number) => number, swapKeys: boolean): string {
+  const from = (list: readonly string[]): string => list[pick(list.length)]!;
+  switch (shape.kind) {
+    case 'object':
+      return `{${shape.keys
+        .map((key, j) => {
+          const swapped = swapKeys && pick(3) === 0 ? (key === 'zz' ? 'zy' : key === 'zy' ? 'zz' : key) : key;
+          return `"${swapped}": ${fillShape(shape.values[j]!, pick, swapKeys)}`;
+        })
+        .join(', ')}}`;
+    case 'array':
+      return `[${shape.elements.map((element) => fillShape(element, pick, swapKeys)).join(', ')}]`;
+    case 'string':
+      return `"${from(STRINGS)}"`;
+    case 'int':
+      return from(INTS);
+    case 'float':
+      return from(FLOATS);
+    case 'literal':
+      return from(LITERALS);
+  }
+}
+
+test('values of a repeated structure are written the same way as the first (templates, one scratch)', () => {
+  fc.assert(
+    fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 400 }), fc.boolean(), (choices, swapKeys) => {
+      let next = 0;
+      const pick = (n: number): number => choices[next++ % choices.length]! % n;
+      const scratch = createCanonicalScratch();
+      const shapes = [makeShape(pick, 0), makeShape(pick, 0)];
+      // The same structure several times in a row (a template is made at the second), and
+      // another structure in between, which must not be written by the first one's template.
+      for (let round = 0; round < 8; round++)
+        canonical(fillShape(shapes[round % 3 === 2 ? 1 : 0]!, pick, swapKeys), scratch);
+    }),
+    { numRuns: 2000 },
+  );
+  // Same sizes and tags, keys that differ in one byte: never the other's output.
+  const scratch = createCanonicalScratch();
+  for (const text of ['{"zz": 1, "a": [2]}', '{"zz": 1, "a": [2]}', '{"zy": 1, "a": [2]}', '{"zz": 3, "b": [4]}'])
+    canonical(text, scratch);
+  assert.equal(canonical('{"zy": 5, "a": [6]}', scratch), '{"a":[6],"zy":5}');
+  // An array of another length, and an object of as many nodes but another layout.
+  assert.equal(canonical('{"zz": 1, "a": [2, 3]}', scratch), '{"a":[2,3],"zz":1}');
+  assert.equal(canonical('{"zz": [1], "a": 2}', scratch), '{"a":2,"zz":[1]}');
+  // The same tags in the same order, other sizes: [[1, 2]] and [[1], 2].
+  for (const text of ['[[1, 2]]', '[[3, 4]]']) canonical(text, scratch);
+  assert.equal(canonical('[[1], 2]', scratch), '[[1],2]');
+});
+
 test('float lexemes copied as they are (repr-shaped, ≤ 15 digits) equal the re-printed value', () => {
   const lexeme = fc
     .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,17})$/), fc.stringMatching(/^[0-9]{1,18}$/))

@@ -276,20 +276,12 @@ function writeFromTemplate(s: CanonicalScratch, template: CanonicalTemplate, nod
     const tag = tape[slot]!;
     const start = tape[slot + 1]!;
     const end = tape[slot + 2]!;
-    if (tag === TAG_STRING) {
+    if (tag === TAG_STRING || tag === TAG_INT) {
       if (o + (end - start) > out.length) out = ensureCapacity(sink, end - start);
-      if ((tape[slot + 3]! & ESCAPED) === 0) {
-        if (end - start > 32) {
-          out.set(bytes.subarray(start, end), o);
-          o += end - start;
-        } else for (let i = start; i < end; i++) out[o++] = bytes[i]!;
-      } else o = writeUnescaped(bytes, start, end, out, o, s);
-      sink.length = o;
-    } else if (tag === TAG_INT) {
-      if (o + (end - start) > out.length) out = ensureCapacity(sink, end - start);
-      if (end - start === 2 && bytes[start] === grammar.Byte.Minus && bytes[start + 1] === 0x30) out[o++] = 0x30;
-      else for (let i = start; i < end; i++) out[o++] = bytes[i]!;
-      sink.length = o;
+      sink.length =
+        tag === TAG_STRING
+          ? writeStringBody(s, tape[slot + 3]!, start, end, out, o)
+          : writeIntLexeme(bytes, start, end, out, o);
     } else writeOtherScalar(s, slot);
   }
 }
@@ -421,14 +413,7 @@ function writeTree(s: CanonicalScratch, node: number): SurrogateFault | undefine
         out = ensureCapacity(sink, n + 8);
       }
       out[o++] = grammar.Byte.Quote;
-      if ((tape[slot + 3]! & ESCAPED) === 0) {
-        if (n > 32) {
-          out.set(bytes.subarray(start, end), o);
-          o += n;
-        } else for (let i = start; i < end; i++) out[o++] = bytes[i]!;
-      } else {
-        o = writeUnescaped(bytes, start, end, out, o, s);
-      }
+      o = writeStringBody(s, tape[slot + 3]!, start, end, out, o);
       out[o++] = grammar.Byte.Quote;
       if (isKey) {
         out[o++] = grammar.Byte.NameSeparator;
@@ -443,9 +428,7 @@ function writeTree(s: CanonicalScratch, node: number): SurrogateFault | undefine
         sink.length = o;
         out = ensureCapacity(sink, end - start + 8);
       }
-      // Python's int has no negative zero: `-0` prints as `0`; every other int lexeme is canonical.
-      if (end - start === 2 && bytes[start] === grammar.Byte.Minus && bytes[start + 1] === 0x30) out[o++] = 0x30;
-      else for (let i = start; i < end; i++) out[o++] = bytes[i]!;
+      o = writeIntLexeme(bytes, start, end, out, o);
     } else if (tag === TAG_OBJECT || tag === TAG_ARRAY) {
       const count = tape[slot + 1]!;
       if (o + 8 > out.length) {
@@ -531,6 +514,39 @@ function writeTree(s: CanonicalScratch, node: number): SurrogateFault | undefine
   sink.length = o;
   s.frameTop = frameBase;
   return s.faultStart < 0 ? undefined : { start: s.faultStart, end: s.faultEnd, first: s.faultFirst };
+}
+
+/**
+ * Writes a string's body (without quotes) the canonical way: plain bytes as they are, escapes
+ * re-escaped (`writeUnescaped`); returns the new offset. Room for end - start bytes must be made.
+ */
+function writeStringBody(
+  s: CanonicalScratch,
+  flags: number,
+  start: number,
+  end: number,
+  out: Uint8Array,
+  o: number,
+): number {
+  const bytes = s.bytes;
+  if ((flags & ESCAPED) !== 0) return writeUnescaped(bytes, start, end, out, o, s);
+  if (end - start > 32) {
+    out.set(bytes.subarray(start, end), o);
+    return o + end - start;
+  }
+  for (let i = start; i < end; i++) out[o++] = bytes[i]!;
+  return o;
+}
+
+/** Writes an int lexeme; returns the new offset. Room for end - start bytes must be made. */
+function writeIntLexeme(bytes: Uint8Array, start: number, end: number, out: Uint8Array, o: number): number {
+  // Python's int has no negative zero: `-0` prints as `0`; every other int lexeme is canonical.
+  if (end - start === 2 && bytes[start] === grammar.Byte.Minus && bytes[start + 1] === 0x30) {
+    out[o] = 0x30;
+    return o + 1;
+  }
+  for (let i = start; i < end; i++) out[o++] = bytes[i]!;
+  return o;
 }
 
 /** The slot just past the node at `slot` (and its subtree). */

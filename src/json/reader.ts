@@ -29,6 +29,7 @@ import * as grammar from './_grammar.ts';
 import { ChunkList } from '../stream/chunk-list.ts';
 import { createJsonPrefixChecker, firstImpossibleByte } from './prefix.ts';
 import { createUtf8StreamChecker, type Utf8StreamChecker } from './utf8-check.ts';
+import { createScanTemplate, learnScanTemplate, scanByTemplate, type ScanTemplate } from './scan-template.ts';
 import {
   createScanContext,
   ESCAPED,
@@ -487,6 +488,10 @@ interface RootWalk {
   retryAt: number;
   /** The first error, once the walk stopped on one (offset from the document's start). */
   failure: ScanError | undefined;
+  /** The layout of earlier elements (`scan-template.ts`), learnt at the second of a size. */
+  readonly template: ScanTemplate;
+  /** Slots of the last element the general scanner read. */
+  lastScannedSlots: number;
   /**
    * Once the walk stopped before the input's end, the offset of the first byte that no
    * continuation could make JSON (the failure may be worded at the start of its token); else -1.
@@ -512,6 +517,8 @@ function createRootWalk(visitor: DocumentVisitor, maxDepth: number, scanAhead: n
     retryAt: 0,
     failure: undefined,
     refusedAt: -1,
+    template: createScanTemplate(),
+    lastScannedSlots: -1,
   };
 }
 
@@ -639,8 +646,17 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
       case 'element': {
         if (!final && length - at < walk.scanAhead) return;
         tape.length = 0;
-        const end = scanValue(context, at, 2);
-        if (end < 0 || (end === length && !final)) return failed(at);
+        let end = walk.template.nodes === 0 ? -1 : scanByTemplate(context, at, walk.template);
+        if (end < 0 || (end === length && !final)) {
+          // Not the remembered layout (or maybe cut short): the general scan decides, and learns.
+          tape.length = 0;
+          context.error = undefined;
+          end = scanValue(context, at, 2);
+          if (end < 0 || (end === length && !final)) return failed(at);
+          const nodes = tape.length;
+          if (nodes === walk.lastScannedSlots) learnScanTemplate(walk.template, context, at, end);
+          walk.lastScannedSlots = nodes;
+        }
         const element = walk.element;
         element.bytes = bytes;
         element.tape = tape.data;

@@ -174,7 +174,7 @@ export function scanString(context: ScanContext, quote: number, slot: number): n
  * Scans a number (or `-Infinity`) starting at `start` into the node at `slot` (the number grammar
  * is `_grammar.ts`'s: an int, then a fraction and an exponent when complete).
  */
-function scanNumber(context: ScanContext, start: number, slot: number): number {
+export function scanNumber(context: ScanContext, start: number, slot: number): number {
   const bytes = context.bytes;
   const end = bytes.length;
   const data = context.tape.data;

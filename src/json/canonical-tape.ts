@@ -19,7 +19,17 @@ import * as grammar from './_grammar.ts';
 import type { SurrogateFault } from './canonical.ts';
 import { pythonJsonFloat } from './python-float.ts';
 import { latin1 } from './reader.ts';
-import { ESCAPED, LITERAL_NAMES, SLOTS, TAG_ARRAY, TAG_FLOAT, TAG_INT, TAG_OBJECT, TAG_STRING } from './tape.ts';
+import {
+  ESCAPED,
+  LITERAL_NAMES,
+  SLOTS,
+  TAG_ARRAY,
+  TAG_FLOAT,
+  TAG_INT,
+  TAG_NEG_INFINITY,
+  TAG_OBJECT,
+  TAG_STRING,
+} from './tape.ts';
 
 /** A growable output buffer. */
 export interface ByteSink {
@@ -74,6 +84,14 @@ export interface CanonicalScratch {
   templateNext: number;
   /** Nodes of the last value written without a template (a template is made on the second of a size). */
   lastMissNodes: number;
+  /** The template the last value given with a layout (`writeCanonicalFromTape`) matched, and where. */
+  layoutTemplate: CanonicalTemplate | undefined;
+  layout: number;
+  layoutNode: number;
+  /** `layoutTemplate.made` when it matched (a template made again since must be matched again). */
+  layoutMade: number;
+  /** Templates made so far, with this scratch. */
+  made: number;
 }
 
 /**
@@ -85,6 +103,8 @@ export interface CanonicalScratch {
  */
 interface CanonicalTemplate {
   nodes: number;
+  /** When it was made (`CanonicalScratch.made`). */
+  made: number;
   readonly tags: Int32Array;
   /** Per node: the container's size, or for a key its bytes' end in `keys` (start: the previous key's end). */
   readonly sizes: Int32Array;
@@ -160,6 +180,7 @@ export function createCanonicalScratch(): CanonicalScratch {
     shapeNext: 0,
     templates: Array.from({ length: TEMPLATES }, () => ({
       nodes: 0,
+      made: 0,
       tags: new Int32Array(MAX_TEMPLATE_NODES),
       sizes: new Int32Array(MAX_TEMPLATE_NODES),
       keyStarts: new Int32Array(MAX_TEMPLATE_NODES),
@@ -171,6 +192,11 @@ export function createCanonicalScratch(): CanonicalScratch {
     })),
     templateNext: 0,
     lastMissNodes: -1,
+    layoutTemplate: undefined,
+    layout: 0,
+    layoutNode: -1,
+    layoutMade: 0,
+    made: 0,
   };
 }
 
@@ -182,6 +208,10 @@ const LITERAL_BYTES: readonly (Uint8Array | undefined)[] = /* @__PURE__ */ LITER
 
 /**
  * Appends the canonical bytes of the tape node `node` to `sink`.
+ * `layout`, when not 0, says the value has the same structure as every other value given with it
+ * at the same `node`: the same nodes, container sizes, keys and literals, numbers of any kind (a
+ * streamed element's `TapeNode.layout`, `scan-template.ts`). The template one of them matched is
+ * then taken without comparing again.
  * @returns the first run of lone surrogates (positions in code points counted from the sink's
  *   length at the call), which Python could not encode; the bytes are then not canonical JSON.
  * @example
@@ -196,6 +226,7 @@ export function writeCanonicalFromTape(
   node: number,
   sink: ByteSink,
   scratch: CanonicalScratch,
+  layout = 0,
 ): SurrogateFault | undefined {
   const s = scratch;
   s.bytes = bytes;
@@ -208,7 +239,16 @@ export function writeCanonicalFromTape(
   const rootTag = tape[node]!;
   const nodes = rootTag === TAG_OBJECT || rootTag === TAG_ARRAY ? (tape[node + 2]! - node) / SLOTS : 0;
   if (nodes > 1 && nodes <= MAX_TEMPLATE_NODES) {
-    const template = matchTemplate(s, node, nodes);
+    const template =
+      layout !== 0 && layout === s.layout && node === s.layoutNode && s.layoutTemplate!.made === s.layoutMade
+        ? s.layoutTemplate
+        : matchTemplate(s, node, nodes);
+    if (template !== undefined && layout !== 0 && template !== s.layoutTemplate) {
+      s.layoutTemplate = template;
+      s.layout = layout;
+      s.layoutNode = node;
+      s.layoutMade = template.made;
+    }
     if (template !== undefined) {
       writeFromTemplate(s, template, node);
       return finish(s);
@@ -293,6 +333,7 @@ function writeFromTemplate(s: CanonicalScratch, template: CanonicalTemplate, nod
 function makeTemplate(s: CanonicalScratch, node: number, nodes: number): void {
   const template = s.templates[s.templateNext]!;
   template.nodes = 0;
+  template.made = ++s.made;
   const builder = { template, node, pieceLength: 0, keyLength: 0, values: 0 };
   const tape = s.tape;
   for (let i = 0, at = node; i < nodes; i++, at += SLOTS) {
@@ -379,7 +420,8 @@ function addPieces(s: CanonicalScratch, b: TemplateBuilder, slot: number, base: 
     addValue(b, slot);
     return addByte(b, grammar.Byte.Quote);
   }
-  if (tag === TAG_INT || tag === TAG_FLOAT) {
+  // -Infinity is read as a number: where a layout has a number, it may be one (see `layout`).
+  if (tag === TAG_INT || tag === TAG_FLOAT || tag === TAG_NEG_INFINITY) {
     addValue(b, slot);
     return true;
   }

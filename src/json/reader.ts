@@ -74,6 +74,11 @@ export interface TapeNode {
   readonly node: number;
   /** The document offset of `bytes[0]` (tape offsets are in `bytes`; add this for the document's). */
   readonly base: number;
+  /**
+   * A streamed element read by an earlier element's layout (`scan-template.ts`): that layout's
+   * number, the same for every element read by it (and for no other); else 0.
+   */
+  readonly layout: number;
 }
 
 /** Stands in the root object for a top-level array that was streamed to the visitor. */
@@ -476,7 +481,7 @@ interface RootWalk {
   readonly stack: number[];
   readonly root: Map<string, JsonValue | StreamedArray>;
   /** The node handed to the visitor (one object, refilled for each element). */
-  readonly element: { bytes: Uint8Array; tape: Int32Array; node: number; base: number };
+  readonly element: { bytes: Uint8Array; tape: Int32Array; node: number; base: number; layout: number };
   state: RootState;
   /** Where reading goes on. */
   pos: number;
@@ -501,7 +506,7 @@ interface RootWalk {
 
 function createRootWalk(visitor: DocumentVisitor, maxDepth: number, scanAhead: number): RootWalk {
   const tape = { data: new Int32Array(SLOTS * 256), length: 0 };
-  const element = { bytes: EMPTY_BYTES, tape: tape.data, node: 0, base: 0 };
+  const element = { bytes: EMPTY_BYTES, tape: tape.data, node: 0, base: 0, layout: 0 };
   return {
     visitor,
     maxDepth,
@@ -629,6 +634,7 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
           value.tape = tape.data;
           value.node = 0;
           value.base = base;
+          value.layout = 0;
           visitor.member(walk.key, value);
         }
         root.set(walk.key, materialize(bytes, tape.data, 0));
@@ -647,7 +653,9 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         if (!final && length - at < walk.scanAhead) return;
         tape.length = 0;
         let end = walk.template.nodes === 0 ? -1 : scanByTemplate(context, at, walk.template);
+        let layout = walk.template.layout;
         if (end < 0 || (end === length && !final)) {
+          layout = 0;
           // Not the remembered layout (or maybe cut short): the general scan decides, and learns.
           tape.length = 0;
           context.error = undefined;
@@ -661,6 +669,7 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         element.bytes = bytes;
         element.tape = tape.data;
         element.base = base;
+        element.layout = layout;
         visitor.element(walk.key, walk.index++, element);
         walk.pos = end;
         walk.state = 'after-element';

@@ -41,6 +41,8 @@ const MAX_STEPS = 3 * 2 * MAX_TEMPLATE_NODES + 3;
 /** The layout of an element (see the module doc); `nodes` 0: none learnt. */
 export interface ScanTemplate {
   nodes: number;
+  /** This layout's number (`TapeNode.layout`): new each time one is learnt, unique in the program. */
+  layout: number;
   /** The element's tape: tags, sizes and ends of containers, and flags of keys, as learnt. */
   readonly tape: Int32Array;
   readonly fixed: Uint8Array;
@@ -58,6 +60,7 @@ export interface ScanTemplate {
 export function createScanTemplate(): ScanTemplate {
   return {
     nodes: 0,
+    layout: 0,
     tape: new Int32Array(SLOTS * MAX_TEMPLATE_NODES),
     fixed: new Uint8Array(MAX_FIXED_BYTES + 3),
     fixedWords: new Int32Array(MAX_FIXED_BYTES),
@@ -156,6 +159,7 @@ export function scanByTemplate(context: ScanContext, at: number, template: ScanT
  */
 export function learnScanTemplate(template: ScanTemplate, context: ScanContext, at: number, end: number): void {
   template.nodes = 0;
+  template.layout = 0;
   template.stepCount = 0;
   const slots = context.tape.length;
   if (slots > SLOTS * MAX_TEMPLATE_NODES) return;
@@ -234,4 +238,8 @@ export function learnScanTemplate(template: ScanTemplate, context: ScanContext, 
     template.fixedWords[i] = fixed[i]! | (fixed[i + 1]! << 8) | (fixed[i + 2]! << 16) | (fixed[i + 3]! << 24);
   template.stepCount = stepCount;
   template.nodes = slots / SLOTS;
+  template.layout = ++layouts;
 }
+
+/** Layouts learnt so far, in the whole program (so that no two share a number). */
+let layouts = 0;

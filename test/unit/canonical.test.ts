@@ -278,6 +278,30 @@ test('values of a repeated structure are written the same way as the first (temp
   assert.equal(canonical('[[1], 2]', scratch), '[[1],2]');
 });
 
+test('a layout names the template its values matched, until that template is made again', () => {
+  const scratch = createCanonicalScratch();
+  const write = (text: string, layout: number): string => {
+    const bytes = encoder.encode(text);
+    const context = createScanContext(bytes, 1000);
+    assert.ok(scanValue(context, 0, 0) >= 0);
+    const sink = createByteSink(8);
+    assert.equal(writeCanonicalFromTape(bytes, context.tape.data, 0, sink, scratch, layout), undefined);
+    return decoder.decode(sink.bytes.subarray(0, sink.length));
+  };
+  // Values of one structure under layout 7: a template is made at the second, named at the third.
+  for (const n of [1, 2, 3]) assert.equal(write(`{"b": ${n}, "a": [${n}]}`, 7), `{"a":[${n}],"b":${n}}`);
+  // A number of another kind where the layout has a number is written as the walk writes it.
+  assert.equal(write('{"b": -Infinity, "a": [2.50]}', 7), '{"a":[2.5],"b":-Infinity}');
+  // Four structures of the same size, each twice: every template is made again, the named one too.
+  for (const key of ['c', 'd', 'e', 'f'])
+    for (const n of [1, 2]) assert.equal(write(`{"${key}": [${n}], "a": ${n}}`, 0), `{"a":${n},"${key}":[${n}]}`);
+  // Layout 7 again: its template was made again for another structure, so it is not taken.
+  assert.equal(write('{"b": 4, "a": [4]}', 7), '{"a":[4],"b":4}');
+  // A template made from -Infinity where the layout has a number writes any number there.
+  for (let k = 0; k < 3; k++) assert.equal(write('{"b": -Infinity, "a": [1]}', 8), '{"a":[1],"b":-Infinity}');
+  assert.equal(write('{"b": 5, "a": [1]}', 8), '{"a":[1],"b":5}');
+});
+
 test('float lexemes copied as they are (repr-shaped, ≤ 15 digits) equal the re-printed value', () => {
   const lexeme = fc
     .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,17})$/), fc.stringMatching(/^[0-9]{1,18}$/))

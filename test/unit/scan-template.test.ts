@@ -6,6 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import {
+  type CanonicalScratch,
+  createByteSink,
+  createCanonicalScratch,
+  writeCanonicalFromTape,
+} from '../../src/json/canonical-tape.ts';
 import { createDocumentReader, readJson, readJsonDocument, type TapeNode } from '../../src/json/reader.ts';
 import { nextSlot, valueOffset } from '../../src/json/tape-read.ts';
 import {
@@ -20,6 +26,7 @@ import {
 } from '../../src/json/tape.ts';
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** A layout: the text of an element with `$` where a value goes, and the values that may go there. */
 type Layout = readonly string[];
@@ -103,9 +110,21 @@ function relativeNode(tape: Int32Array, slot: number, at: number): string {
   return `${tag}:${tape[slot + 1]! - at}`;
 }
 
-/** Each element's tape (its nodes' slots) and where it starts, as the visitor saw them. */
+/** Canonical bytes of a node (or the error), written with `scratch` and `layout`. */
+function canonicalOf(element: TapeNode, scratch: CanonicalScratch, layout: number): string {
+  const sink = createByteSink(16);
+  const fault = writeCanonicalFromTape(element.bytes, element.tape, element.node, sink, scratch, layout);
+  return fault === undefined ? decoder.decode(sink.bytes.subarray(0, sink.length)) : JSON.stringify(fault);
+}
+
+/**
+ * Each element's tape (its nodes' slots) and where it starts, as the visitor saw them. Each is
+ * also written as canonical JSON with its layout (one scratch for the document), as the general
+ * walk writes it.
+ */
 function visitsOf(bytes: Uint8Array, chunks?: readonly number[], maxRetainedBytes?: number) {
   const visits: string[] = [];
+  const scratch = createCanonicalScratch();
   const visitor = {
     streamKeys: ['a'],
     startArray: (key: string) => void visits.push(`start ${key}`),
@@ -124,6 +143,11 @@ function visitsOf(bytes: Uint8Array, chunks?: readonly number[], maxRetainedByte
       const nodes: string[] = [];
       for (let slot = node; slot < node + slots; slot += SLOTS) nodes.push(relativeNode(tape, slot, at));
       visits.push(`${key}[${index}] at ${element.base + at}: ${nodes.join(' ')}`);
+      assert.equal(
+        canonicalOf(element, scratch, element.layout),
+        canonicalOf(element, createCanonicalScratch(), 0),
+        `element ${index}, layout ${element.layout}`,
+      );
     },
   };
   if (chunks === undefined) return { result: readJsonDocument(bytes, visitor), visits };

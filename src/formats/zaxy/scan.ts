@@ -225,7 +225,7 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
     sink.length = 0;
     sink.bytes[0] = LEAF_PREFIX;
     sink.length = 1;
-    const fault = writeCanonicalFromTape(element.bytes, element.tape, node, sink, scratch);
+    const fault = writeCanonicalFromTape(element.bytes, element.tape, node, sink, scratch, element.layout);
     return fault === undefined ? undefined : surrogateErrorMessage(fault);
   }
 
@@ -243,7 +243,8 @@ export function createSignedScanner(options: ScanOptions): Scanner<SignedScan> {
       return;
     }
     if (entries.facts.length < options.maxFacts) entries.facts.push(entryFacts(input, tape, contentSlot));
-    const fault = writeCanonicalFromTape(input, tape, contentSlot, hashes.begin(), scratch);
+    // Entries of one layout have contents of one structure: its template is found once.
+    const fault = writeCanonicalFromTape(input, tape, contentSlot, hashes.begin(), scratch, element.layout);
     if (fault !== undefined) {
       hashes.abandon();
       entries.leaflessCount++;

@@ -579,6 +579,16 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
       walk.refusedAt = base + refused;
     }
   };
+  /**
+   * While input may still come, a number that ends the bytes so far but for the start of a
+   * fraction or exponent (`2.`, then `5`) is read again once more bytes come, as a value cut short
+   * is; taken as ended, its next byte would be refused.
+   */
+  const numberCutShort = (at: number, end: number): boolean => {
+    if (final || !grammar.numberMayContinue(bytes, end)) return false;
+    walk.retryAt = at + 2 * (length - at) + 4096;
+    return true;
+  };
   for (;;) {
     const at = grammar.skipWhitespace(bytes, walk.pos);
     if (at >= length) {
@@ -628,6 +638,7 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         tape.length = 0;
         const end = scanValue(context, at, 1);
         if (end < 0 || (end === length && !final)) return failed(at);
+        if (numberCutShort(at, end)) return;
         if (visitor.member !== undefined) {
           const value = walk.element;
           value.bytes = bytes;
@@ -654,13 +665,14 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         tape.length = 0;
         let end = walk.template.nodes === 0 ? -1 : scanByTemplate(context, at, walk.template);
         let layout = walk.template.layout;
-        if (end < 0 || (end === length && !final)) {
+        if (end < 0 || (end === length && !final) || (!final && grammar.numberMayContinue(bytes, end))) {
           layout = 0;
           // Not the remembered layout (or maybe cut short): the general scan decides, and learns.
           tape.length = 0;
           context.error = undefined;
           end = scanValue(context, at, 2);
           if (end < 0 || (end === length && !final)) return failed(at);
+          if (numberCutShort(at, end)) return;
           const nodes = tape.length;
           if (nodes === walk.lastScannedSlots) learnScanTemplate(walk.template, context, at, end);
           walk.lastScannedSlots = nodes;

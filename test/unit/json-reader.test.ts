@@ -356,6 +356,41 @@ test("createDocumentReader: dropping read bytes (maxRetainedBytes) gives readJso
   assert.ok(pending >= 10, `syntax errors left to place: ${pending}`);
 });
 
+test('createDocumentReader: a number cut at its fraction or exponent is read whole, wherever a chunk ends', () => {
+  // `2.` may become `2.5`: a reader that may get more bytes must not take `2` as ended and refuse
+  // the `.` (it did, as elements and as root members, when few bytes were kept ahead).
+  const numbers = ['2.50e-3', '-0.5', '7e5', '1E+9', '3.25E-12', '0.0'];
+  for (const number of numbers) {
+    const text = `{"h": ${number}, "a": [${number}, ${number}, ${number}], "z": ${number}}`;
+    const bytes = encode(text);
+    const seen = (into: string[]) => ({
+      streamKeys: ['a'],
+      startArray: (key: string) => void into.push(`start ${key}`),
+      element: (key: string, index: number, element: TapeNode) =>
+        void into.push(
+          `${key}[${index}] ${element.tape[element.node]} at ${element.base + valueOffset(element.tape, element.node)}`,
+        ),
+    });
+    const wholeSeen: string[] = [];
+    const whole = readJsonDocument(bytes, seen(wholeSeen));
+    assert.ok(whole.ok, text);
+    for (let split = 1; split < bytes.length; split++) {
+      for (const maxRetainedBytes of [1, 16, undefined]) {
+        const chunkSeen: string[] = [];
+        const reader = createDocumentReader(
+          seen(chunkSeen),
+          maxRetainedBytes === undefined ? {} : { maxRetainedBytes },
+        );
+        // One cut at `split`, then pieces of 4 bytes: every number is cut somewhere.
+        reader.push(bytes.subarray(0, split));
+        for (let at = split; at < bytes.length; at += 4) reader.push(bytes.subarray(at, at + 4));
+        assert.deepEqual(reader.finish(), whole, `${text} split at ${split}, keeping ${maxRetainedBytes}`);
+        assert.deepEqual(chunkSeen, wholeSeen, `${text} split at ${split}`);
+      }
+    }
+  }
+});
+
 test('createDocumentReader: past maxRetainedBytes, memory stays one element, however long the array', () => {
   const element = encode('{"content": {"text": "' + 'x'.repeat(200) + '"}, "id": 12}');
   const reader = createDocumentReader(

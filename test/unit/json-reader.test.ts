@@ -391,6 +391,44 @@ test('createDocumentReader: a number cut at its fraction or exponent is read who
   }
 });
 
+test('createDocumentReader: any JSON, in chunks of any size, keeping few bytes or all, reads as the whole', () => {
+  // Values as JSON.stringify writes them (exponents, fractions, escapes) and with spaces between
+  // tokens: elements of the streamed array and root members, wherever a chunk ends.
+  const value = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null');
+  const spaced = fc
+    .tuple(value, fc.boolean())
+    .map(([text, spaces]) => (spaces ? text.replace(/([,:[{])/g, '$1 ') : text));
+  fc.assert(
+    fc.property(
+      spaced,
+      fc.array(spaced, { maxLength: 8 }),
+      spaced,
+      fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 12 }),
+      fc.option(fc.integer({ min: 1, max: 64 }), { nil: undefined }),
+      (head, elements, tail, chunks, maxRetainedBytes) => {
+        const text = `{"h": ${head}, "a": [${elements.join(', ')}], "z": ${tail}}`;
+        const bytes = encode(text);
+        const visitor = (into: string[]) => ({
+          streamKeys: ['a'],
+          startArray: (key: string) => void into.push(`start ${key}`),
+          element: (key: string, index: number, element: TapeNode) =>
+            void into.push(`${key}[${index}] ${element.base + valueOffset(element.tape, element.node)}`),
+        });
+        const wholeSeen: string[] = [];
+        const whole = readJsonDocument(bytes, visitor(wholeSeen));
+        assert.ok(whole.ok, text);
+        const seen: string[] = [];
+        const reader = createDocumentReader(visitor(seen), maxRetainedBytes === undefined ? {} : { maxRetainedBytes });
+        for (let offset = 0, k = 0; offset < bytes.length; offset += chunks[k++ % chunks.length]!)
+          reader.push(bytes.subarray(offset, offset + chunks[k % chunks.length]!));
+        assert.deepEqual(reader.finish(), whole, text);
+        assert.deepEqual(seen, wholeSeen, text);
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
+
 test('createDocumentReader: past maxRetainedBytes, memory stays one element, however long the array', () => {
   const element = encode('{"content": {"text": "' + 'x'.repeat(200) + '"}, "id": 12}');
   const reader = createDocumentReader(

@@ -58,7 +58,8 @@ export async function runPool(
     let current: { id: number; job: Job } | undefined;
     const spawn = async (): Promise<Worker> => {
       const w = new Worker(WORKER_URL, {
-        execArgv: [],
+        // The source, as the main process runs it (`npm run fuzz`), not whatever dist/ holds.
+        execArgv: ['--conditions=verify-export-source'],
         resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 3072 },
       });
       // A worker that cannot even start is a harness problem, not a finding about the kit.

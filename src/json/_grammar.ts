@@ -136,24 +136,6 @@ export function fractionExponentEnd(bytes: Uint8Array, pos: number): number {
   return pos;
 }
 
-/**
- * Whether the bytes from `end` to the end of `bytes`, after a number that ends at `end` (its last
- * byte a digit), are the start of a fraction or an exponent cut short by the end of the bytes: `.`,
- * `e` or `E`, or the letter and a sign. More bytes may make them part of the number (`2.` then
- * `5`), so a reader that may still get more must not take the number as ended.
- * @example
- * numberMayContinue(new TextEncoder().encode('2.'), 1); // true
- * numberMayContinue(new TextEncoder().encode('2,'), 1); // false
- */
-export function numberMayContinue(bytes: Uint8Array, end: number): boolean {
-  const rest = bytes.length - end;
-  if (end === 0 || rest < 1 || rest > 2 || !isDigit(bytes[end - 1]!)) return false;
-  const first = bytes[end]!;
-  if (first === Byte.DecimalPoint) return rest === 1;
-  if (first !== 0x65 && first !== 0x45) return false; // `e` or `E`
-  return rest === 1 || bytes[end + 1] === 0x2b || bytes[end + 1] === Byte.Minus;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Strings (RFC 8259 §7): between quotes, any character but those that must be escaped: `"`, `\`
 // and the control characters U+0000..U+001F. An escape is `\` and one of `" \ / b f n r t`, or

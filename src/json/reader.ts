@@ -580,13 +580,14 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
     }
   };
   /**
-   * While input may still come, a number that ends the bytes so far but for the start of a
-   * fraction or exponent (`2.`, then `5`) is read again once more bytes come, as a value cut short
-   * is; taken as ended, its next byte would be refused.
+   * Whether the value scanned from `at` to `end` waits for more bytes: it failed (see `failed`),
+   * or, while input may still come, it ends within two bytes of the bytes so far, where a number
+   * may still go on (`2.` then `5`, `1e+` then `9`: the scanner reads `2` and stops at `.`).
    */
-  const numberCutShort = (at: number, end: number): boolean => {
-    if (final || !grammar.numberMayContinue(bytes, end)) return false;
-    walk.retryAt = at + 2 * (length - at) + 4096;
+  const waits = (at: number, end: number): boolean => {
+    if (end < 0) failed(at);
+    else if (final || end + 2 < length) return false;
+    else walk.retryAt = at + 2 * (length - at) + 4096;
     return true;
   };
   for (;;) {
@@ -637,8 +638,7 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         if (!final && length - at < walk.scanAhead) return;
         tape.length = 0;
         const end = scanValue(context, at, 1);
-        if (end < 0 || (end === length && !final)) return failed(at);
-        if (numberCutShort(at, end)) return;
+        if (waits(at, end)) return;
         if (visitor.member !== undefined) {
           const value = walk.element;
           value.bytes = bytes;
@@ -665,14 +665,13 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         tape.length = 0;
         let end = walk.template.nodes === 0 ? -1 : scanByTemplate(context, at, walk.template);
         let layout = walk.template.layout;
-        if (end < 0 || (end === length && !final) || (!final && grammar.numberMayContinue(bytes, end))) {
+        if (end < 0 || (!final && end + 2 >= length)) {
           layout = 0;
           // Not the remembered layout (or maybe cut short): the general scan decides, and learns.
           tape.length = 0;
           context.error = undefined;
           end = scanValue(context, at, 2);
-          if (end < 0 || (end === length && !final)) return failed(at);
-          if (numberCutShort(at, end)) return;
+          if (waits(at, end)) return;
           const nodes = tape.length;
           if (nodes === walk.lastScannedSlots) learnScanTemplate(walk.template, context, at, end);
           walk.lastScannedSlots = nodes;

@@ -665,9 +665,10 @@ function walkRoot(walk: RootWalk, bytes: Uint8Array, base: number, final: boolea
         tape.length = 0;
         let end = walk.template.nodes === 0 ? -1 : scanByTemplate(context, at, walk.template);
         let layout = walk.template.layout;
-        if (end < 0 || (!final && end + 2 >= length)) {
+        if (end >= 0 && waits(at, end)) return;
+        if (end < 0) {
           layout = 0;
-          // Not the remembered layout (or maybe cut short): the general scan decides, and learns.
+          // Not the remembered layout (or cut short): the general scan decides, and learns.
           tape.length = 0;
           context.error = undefined;
           end = scanValue(context, at, 2);

@@ -6,6 +6,7 @@
  */
 import { verify, type AutoVerifyOptions } from '../src/verify.ts';
 import type { Report } from '../src/report.ts';
+import { loadStringSkipper } from '../wasm/string-skip.ts';
 import { nodeBase64 } from './node-base64.ts';
 import { nodeGunzip } from './node-gunzip.ts';
 import { nodeEntryHasher, nodeSha256 } from './node-sha256.ts';
@@ -57,11 +58,13 @@ export async function verifyFile(
       return { label, unreadable: (error as Error).message, ...timedOut() };
     }
     try {
+      const stringSkipper = await loadStringSkipper();
       const report = await verify(file.input, {
         ...options,
         name: label,
         sha256: nodeSha256,
         decodeBase64: nodeBase64,
+        ...(stringSkipper ? { stringSkipper } : {}),
         entryHasher: nodeEntryHasher,
         gunzip: nodeGunzip,
         ...(file.readAgain ? { readInputAgain: file.readAgain } : {}),

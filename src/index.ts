@@ -73,4 +73,5 @@ export { CODES, type FindingCode } from './codes.ts';
 export type { VerifyInput } from './stream/input.ts';
 export type { GunzipFactory } from './stream/gunzip/index.ts';
 export type { Base64Decoder } from './encoding/base64.ts';
+export type { StringSkipper } from './json/_grammar.ts';
 export type { Finding, Report, ReportOf } from './report.ts';

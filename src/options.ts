@@ -4,6 +4,7 @@
  */
 import type { Sha256 } from './crypto/sha256.ts';
 import type { Base64Decoder } from './encoding/base64.ts';
+import type { StringSkipper } from './json/_grammar.ts';
 import type { Limits } from './limits.ts';
 import type { GunzipFactory } from './stream/gunzip/index.ts';
 
@@ -35,6 +36,13 @@ export interface VerifyOptions {
    * Node's.
    */
   readonly decodeBase64?: Base64Decoder;
+  /**
+   * A faster skip over the plain bytes of long strings (an AgentXchain export's file contents).
+   * The CLI passes the kit's WebAssembly SIMD skip (wasm/string-skip.ts); without one the kit skips
+   * in JavaScript, with the same results. The element leaves it out, which keeps its AgentXchain
+   * path within its byte budget.
+   */
+  readonly stringSkipper?: StringSkipper;
   /**
    * Reads the input's bytes [start, end) again, synchronously, exactly as they were first read
    * (where they cannot be, it must throw); what it returns may be overwritten by its next call.

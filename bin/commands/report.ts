@@ -18,6 +18,7 @@ import { nodeGunzip } from '../node-gunzip.ts';
 import { nodeSha256 } from '../node-sha256.ts';
 import { type OpenedFile, openFile, openStdin } from '../open-input.ts';
 import { writeInSlices } from '../write-out.ts';
+import { loadStringSkipper } from '../../wasm/string-skip.ts';
 
 export const REPORT_USAGE = `Usage: verify-export report [--compat agentxchain] [--format text|json|markdown] [--now ISO] <file|->
 
@@ -72,11 +73,13 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
   }
   if (file !== undefined) {
     try {
+      const stringSkipper = await loadStringSkipper();
       report = await reportAgentxchain(file.input, {
         name: label,
         mode: args.compat ? 'reference' : 'corrected',
         sha256: nodeSha256,
         decodeBase64: nodeBase64,
+        ...(stringSkipper ? { stringSkipper } : {}),
         gunzip: nodeGunzip,
         // A large file's contents are read again from it when the report needs them, not kept.
         ...(file.readAgain ? { readInputAgain: file.readAgain } : {}),

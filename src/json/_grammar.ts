@@ -349,6 +349,18 @@ export function skipStringBytes(bytes: Uint8Array, pos: number, view: DataView |
 }
 
 /**
+ * A faster skip over long strings' plain bytes (the CLI's is `wasm/string-skip.ts`): `over(bytes)`
+ * gives, for an offset, the first byte from there that the lexer must see: a `"`, a control byte,
+ * or a `\` that begins no two-character escape (`\n`, `\"`, …) within `bytes`; else `bytes.length`.
+ * `skipStringBytes(…, STOP_MUST_ESCAPE)` stops at every `\` instead, for the lexer's escape states:
+ * a string reads the same either way. The offsets asked of one function should grow; `bytes` must
+ * not change while it is used.
+ */
+export interface StringSkipper {
+  over(bytes: Uint8Array): (at: number) => number;
+}
+
+/**
  * `skipStringBytes` for a string that is likely long (file contents, tool output): sixteen bytes a
  * step first, one branch for four words. About a tenth of a 54 MB AgentXchain export's
  * verification in Chromium; on short strings (ids, hashes) the extra words cost more than that.

@@ -11,6 +11,7 @@ import { toAgentxchainJson, verifyAgentxchain } from '../../src/formats/agentxch
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, loadCases, PROJECT_ROOT } from '../helpers/fixtures.ts';
 import { nodeSha256 } from '../../bin/node-sha256.ts';
+import { loadStringSkipper } from '../../wasm/string-skip.ts';
 import type { Report } from '../../src/report.ts';
 
 interface Case {
@@ -101,21 +102,24 @@ test('the manifest holds the 136 agentxchain cases, and every reference crash is
   assert.deepEqual(crashes, Object.keys(CRASH_FINDINGS).sort());
 });
 
-test('core API: every case gives the reference report (or the documented failure)', async () => {
-  for (const c of cases) {
-    const bytes = new Uint8Array(readFileSync(fixturePath('agentxchain', c.file)));
-    const report = await verifyAgentxchain(bytes, { name: c.file, sha256: nodeSha256 });
-    const compat = toAgentxchainJson(report);
-    if (c.expected === null) {
-      assertDocumentedCrashFailure(c, report);
-      assert.equal(compat.overall, 'fail', `${c.file}: compat overall`);
-      continue;
+test('core API: every case gives the reference report (or the documented failure), with and without the SIMD string skip', async () => {
+  const stringSkipper = await loadStringSkipper();
+  assert.ok(stringSkipper, 'Node compiles the WebAssembly SIMD string skip');
+  for (const c of cases)
+    for (const skipper of [{}, { stringSkipper }]) {
+      const bytes = new Uint8Array(readFileSync(fixturePath('agentxchain', c.file)));
+      const report = await verifyAgentxchain(bytes, { name: c.file, sha256: nodeSha256, ...skipper });
+      const compat = toAgentxchainJson(report);
+      if (c.expected === null) {
+        assertDocumentedCrashFailure(c, report);
+        assert.equal(compat.overall, 'fail', `${c.file}: compat overall`);
+        continue;
+      }
+      assertSameOutput(compat as unknown as Record<string, unknown>, c.expected, c.file);
+      assert.equal(EXIT[compat.overall], c.exit_code, `${c.file}: exit code`);
+      // The unified report agrees with the compat view.
+      assert.equal(report.overall, c.expected['overall'], `${c.file}: report.overall`);
     }
-    assertSameOutput(compat as unknown as Record<string, unknown>, c.expected, c.file);
-    assert.equal(EXIT[compat.overall], c.exit_code, `${c.file}: exit code`);
-    // The unified report agrees with the compat view.
-    assert.equal(report.overall, c.expected['overall'], `${c.file}: report.overall`);
-  }
 });
 
 test('CLI: `--compat agentxchain --format json <file>` prints the reference report with its exit code', () => {

@@ -8,8 +8,17 @@ import fc from 'fast-check';
 import { deferredToken, ExportSkimmer, type ReadAgain } from '../../src/formats/agentxchain/deferred-strings.ts';
 import { readDocument } from '../../src/formats/agentxchain/read-document.ts';
 import { tokenEqualsUtf8 } from '../../src/json/string-token.ts';
+import { loadStringSkipper, type StringSkipper } from '../../wasm/string-skip.ts';
 
 const encoder = new TextEncoder();
+
+/**
+ * The CLI's WebAssembly SIMD skip over long strings (`VerifyOptions.stringSkipper`), which steps
+ * over two-character escapes too; the reader must give the same with it as with its own skip.
+ */
+const simdSkipper = await loadStringSkipper();
+const skippers: readonly (StringSkipper | undefined)[] = [undefined, simdSkipper];
+test('Node compiles the SIMD string skip', () => assert.ok(simdSkipper));
 
 function nodeText(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
@@ -80,9 +89,10 @@ async function ours(
   bytes: Uint8Array,
   cuts: readonly number[] = [],
   mode: Mode = 'kept',
+  stringSkipper?: StringSkipper,
 ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
   const readAgain = mode === 'read again' ? readAgainFrom(bytes).readAgain : undefined;
-  const parsed = await readDocument(streamOf(bytes, cuts, mode), { maxBytes: 1 << 30, readAgain });
+  const parsed = await readDocument(streamOf(bytes, cuts, mode), { maxBytes: 1 << 30, readAgain, stringSkipper });
   // A document known not to parse is read only a little past its first impossible byte.
   if (parsed.ok) assert.equal(parsed.byteLength, bytes.byteLength);
   else assert.ok(parsed.byteLength <= bytes.byteLength);
@@ -166,10 +176,11 @@ test("the deferred reader gives JSON.parse's value, key order included, for any 
       fc.constantFrom(0, 2),
       fc.array(fc.nat(), { maxLength: 5 }),
       fc.constantFrom(...modes),
-      async (document, duplicate, space, cuts, mode) => {
+      fc.constantFrom(...skippers),
+      async (document, duplicate, space, cuts, mode, skipper) => {
         const bytes = encoder.encode(serialise(document, duplicate, space));
         const expected = reference(bytes);
-        const actual = await ours(bytes, cuts, mode);
+        const actual = await ours(bytes, cuts, mode, skipper);
         assert.equal(actual.ok, expected.ok);
         if (actual.ok && expected.ok) assertSameDocument(actual.value, expected.value);
       },
@@ -222,12 +233,13 @@ test("damaged exports: the same verdict, and V8's message for the exact text whe
       fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
       fc.array(fc.nat(), { maxLength: 4 }),
       fc.constantFrom(...modes),
-      async (document, damage, cuts, mode) => {
+      fc.constantFrom(...skippers),
+      async (document, damage, cuts, mode, skipper) => {
         const list = [...encoder.encode(JSON.stringify(document))];
         for (const [at, byte] of damage) list.splice(at % (list.length + 1), 1, byte);
         const bytes = Uint8Array.from(list);
         const expected = reference(bytes);
-        const actual = await ours(bytes, cuts, mode);
+        const actual = await ours(bytes, cuts, mode, skipper);
         if (expected.ok && actual.ok) assertSameDocument(actual.value, expected.value);
         else assert.deepEqual(actual, expected);
       },
@@ -257,17 +269,24 @@ test('deferred strings: invalid UTF-8, a BOM, raw controls and bad escapes behav
     encoder.encode('{"fil\\u0065s":{"a":{"d\\u0061ta":"escaped keys","content_base64":"QQ=="}}}'),
     // Escapes in the last bytes of a chunk, after its last aligned four-byte word.
     encoder.encode(`{"files":{"a":{"data":"${'x'.repeat(40)}\\n\\t\\"${'y'.repeat(23)}\\\\"}}}`),
+    // Escapes the SIMD skip steps over: one right after another, then a bad one; a \u escape, then
+    // a raw control; an escaped backslash before an escaped quote; one cut by the string's end.
+    encoder.encode(`{"files":{"a":{"data":"${'x'.repeat(70)}\\n\\n\\q${'z'.repeat(20)}"}}}`),
+    encoder.encode(`{"files":{"a":{"content_base64":"${'Q'.repeat(70)}\\/\\u00e9\\b\t${'Q'.repeat(9)}"}}}`),
+    encoder.encode(`{"files":{"a":{"data":"${'x'.repeat(66)}\\\\\\"\\r"}}}`),
+    encoder.encode(`{"files":{"a":{"data":"${'x'.repeat(66)}\\`),
   ];
   for (const bytes of cases) {
     // Every single cut too: chunks of every length at every alignment.
     const singleCuts = Array.from({ length: bytes.length + 1 }, (_, i) => [i]);
     for (const cuts of [[], [1, 2, 3, 17, 25, 30], Array.from({ length: bytes.length }, (_, i) => i), ...singleCuts]) {
       const expected = reference(bytes);
-      for (const mode of modes) {
-        const actual = await ours(bytes, cuts, mode);
-        if (expected.ok && actual.ok) assertSameDocument(actual.value, expected.value);
-        else assert.deepEqual(actual, expected, `${mode}: ${nodeText(bytes)}`);
-      }
+      for (const mode of modes)
+        for (const skipper of skippers) {
+          const actual = await ours(bytes, cuts, mode, skipper);
+          if (expected.ok && actual.ok) assertSameDocument(actual.value, expected.value);
+          else assert.deepEqual(actual, expected, `${mode}, skipper ${skipper !== undefined}: ${nodeText(bytes)}`);
+        }
     }
   }
 });
@@ -414,9 +433,11 @@ test('the skeleton itself parses, to the document with its strings read, wheneve
       fc.boolean(),
       fc.array(fc.nat(), { maxLength: 8 }),
       fc.constantFrom(...modes),
-      async (document, duplicate, cuts, mode) => {
+      fc.constantFrom(...skippers),
+      async (document, duplicate, cuts, mode, skipper) => {
         const bytes = encoder.encode(serialise(document, duplicate, 0));
-        const skimmer = new ExportSkimmer(mode === 'read again' ? readAgainFrom(bytes).readAgain : undefined);
+        const readAgain = mode === 'read again' ? readAgainFrom(bytes).readAgain : undefined;
+        const skimmer = new ExportSkimmer(readAgain, skipper);
         const reader = streamOf(bytes, cuts, mode).getReader();
         for (let next = await reader.read(); !next.done; next = await reader.read()) skimmer.push(next.value);
         const skimmed = skimmer.finish();

@@ -96,10 +96,14 @@ export const i32 = {
   store: cached((offset) => [0x36, ...memarg(2, offset)]),
   store8: cached((offset) => [0x3a, ...memarg(0, offset)]),
   const: cached((value) => [0x41, ...signedLeb128(value)]),
+  load8U: cached((offset) => [0x2d, ...memarg(0, offset)]),
   eqz: [0x45],
   eq: [0x46],
+  ne: [0x47],
   ltU: [0x49],
+  gtU: [0x4b],
   geU: [0x4f],
+  ctz: [0x68],
   add: [0x6a],
   sub: [0x6b],
   and: [0x71],
@@ -127,6 +131,7 @@ export const v128 = {
     if (bytes.length !== 16) throw new RangeError('v128.const takes 16 bytes');
     return simd(12, ...bytes);
   },
+  or: simd(80),
   xor: simd(81),
   /** `(v1 & c) | (v2 & ~c)` for operands v1, v2, c. */
   bitselect: simd(82),
@@ -134,6 +139,10 @@ export const v128 = {
 } as const;
 
 export const i8x16 = {
+  eq: simd(35),
+  ltU: simd(38),
+  /** Bit i set when lane i's top bit is (an i32). */
+  bitmask: simd(100),
   /** Byte i of the result is byte `lanes[i]` of the two operands taken as one 32-byte array. */
   shuffle: (lanes: readonly number[]): Instruction => {
     if (lanes.length !== 16 || lanes.some((lane) => !Number.isInteger(lane) || lane < 0 || lane > 31))

@@ -146,11 +146,16 @@ export class ExportSkimmer {
   #firstInvalid = -1;
   /** The current chunk four bytes at a time, for skipping string content. */
   #words: DataView | undefined;
+  readonly #skipper: grammar.StringSkipper | undefined;
+  /** The skipper's skip over the current chunk, when there is a skipper. */
+  #skipLong: ((at: number) => number) | undefined;
 
-  constructor(readAgain?: ReadAgain) {
+  /** @param skipper skips the deferred strings' plain bytes instead of `grammar.skipLongStringBytes`. */
+  constructor(readAgain?: ReadAgain, skipper?: grammar.StringSkipper) {
     this.#positions[0] = EXPORT; // the position the top-level value takes
     this.#readAgain = readAgain;
     this.#kept = readAgain ? undefined : new ChunkList();
+    this.#skipper = skipper;
   }
 
   /**
@@ -176,6 +181,7 @@ export class ExportSkimmer {
     this.#chunk = chunk;
     this.#base = base;
     this.#words = grammar.wordView(chunk);
+    this.#skipLong = this.#skipper?.over(chunk);
     let i = 0;
     const length = chunk.length;
     while (i < length) {
@@ -274,9 +280,8 @@ export class ExportSkimmer {
     }
     // Value strings are most of the document, nearly all of it in the deferred ones: test several
     // bytes at a time where the chunk allows.
-    return this.#deferring
-      ? grammar.skipLongStringBytes(chunk, i, this.#words, grammar.STOP_MUST_ESCAPE)
-      : grammar.skipStringBytes(chunk, i, this.#words, grammar.STOP_MUST_ESCAPE);
+    if (!this.#deferring) return grammar.skipStringBytes(chunk, i, this.#words, grammar.STOP_MUST_ESCAPE);
+    return this.#skipLong?.(i) ?? grammar.skipLongStringBytes(chunk, i, this.#words, grammar.STOP_MUST_ESCAPE);
   }
 
   /** A quote, backslash or control byte inside a string. */

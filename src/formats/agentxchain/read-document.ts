@@ -9,6 +9,7 @@ import { findNestingPastLimit, namedSteps } from '../../json/depth.ts';
 import { DEFAULT_LIMITS } from '../../limits.ts';
 import { jsonPath } from '../../report/path.ts';
 import { StreamProblem } from '../../stream/problem.ts';
+import type { StringSkipper } from '../../json/_grammar.ts';
 import { ExportSkimmer, type ReadAgain } from './deferred-strings.ts';
 import { createDocumentDecoder } from './document-text.ts';
 import { isJsonObject, type ParsedValue } from './js-semantics.ts';
@@ -30,7 +31,13 @@ export type ParsedDocument =
  */
 export async function readDocument(
   stream: ReadableStream<Uint8Array>,
-  options: { maxBytes: number; maxDepth?: number; signal?: AbortSignal; readAgain?: ReadAgain | undefined },
+  options: {
+    maxBytes: number;
+    maxDepth?: number;
+    signal?: AbortSignal;
+    readAgain?: ReadAgain | undefined;
+    stringSkipper?: StringSkipper | undefined;
+  },
 ): Promise<ParsedDocument> {
   const parsed = await readAndParse(stream, options);
   // The checks, the report's echoes and the views walk an object artifact: nesting past
@@ -59,9 +66,14 @@ const NOT_JSON_CONTEXT_BYTES = 64;
 
 async function readAndParse(
   stream: ReadableStream<Uint8Array>,
-  options: { maxBytes: number; signal?: AbortSignal; readAgain?: ReadAgain | undefined },
+  options: {
+    maxBytes: number;
+    signal?: AbortSignal;
+    readAgain?: ReadAgain | undefined;
+    stringSkipper?: StringSkipper | undefined;
+  },
 ): Promise<ParsedDocument> {
-  const skimmer = new ExportSkimmer(options.readAgain);
+  const skimmer = new ExportSkimmer(options.readAgain, options.stringSkipper);
   const reader = stream.getReader();
   let byteLength = 0;
   /** Bytes to read once the document is known not to parse: up to a little past its first bad byte. */

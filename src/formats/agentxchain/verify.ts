@@ -70,6 +70,7 @@ export async function verifyAgentxchainDocument(
       maxDepth: limits.maxJsonDepth,
       // Offsets in a decompressed document are not the input's.
       readAgain: opened.gzip ? undefined : options.readInputAgain,
+      stringSkipper: options.stringSkipper,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (parsed.ok) {

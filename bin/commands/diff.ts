@@ -20,6 +20,7 @@ import type { AgentxchainDiffRefusal, AgentxchainDiffResult } from '../../src/fo
 import { limitsFromFlags } from '../limit-flags.ts';
 import { nodeGunzip } from '../node-gunzip.ts';
 import { openFile } from '../open-input.ts';
+import { loadStringSkipper } from '../../wasm/string-skip.ts';
 
 export const DIFF_USAGE = `Usage: verify-export diff [--compat agentxchain] [--format text|json] <left> <right>
 
@@ -98,10 +99,15 @@ async function loadSide(ref: string, which: 'left' | 'right', options: Agentxcha
     return { ok: false, refusal: { code: 'read_failed', side: which, message } };
   }
   try {
+    const stringSkipper = await loadStringSkipper();
     const side = await readAgentxchainDiffSide(
       file.input,
       which,
-      { ...options, ...(which === 'left' ? { leftName: path } : { rightName: path }) },
+      {
+        ...options,
+        ...(which === 'left' ? { leftName: path } : { rightName: path }),
+        ...(stringSkipper ? { stringSkipper } : {}),
+      },
       file.readAgain,
     );
     // A file that changed while it was read is not diffed, as `verify` gives it no verdict.

@@ -13,6 +13,7 @@ import { resolveLimits, type Limits } from '../../../limits.ts';
 import type { VerifyOptions } from '../../../options.ts';
 import type { VerifyInput } from '../../../stream/input.ts';
 import type { GunzipFactory } from '../../../stream/gunzip/index.ts';
+import type { StringSkipper } from '../../../json/_grammar.ts';
 import { openInput } from '../../../stream/open.ts';
 import type { ParsedValue } from '../js-semantics.ts';
 import { readDocument } from '../read-document.ts';
@@ -43,6 +44,8 @@ export interface AgentxchainDiffOptions {
   readonly signal?: AbortSignal;
   /** Decompressor for gzip input (see `VerifyOptions.gunzip`). */
   readonly gunzip?: GunzipFactory;
+  /** A faster skip over long strings (see `VerifyOptions.stringSkipper`). */
+  readonly stringSkipper?: StringSkipper;
 }
 
 /**
@@ -150,6 +153,7 @@ async function readSide(
       maxDepth: limits.maxJsonDepth,
       // Offsets in a decompressed document are not the input's. (The diff reads no file entry.)
       readAgain: opened.gzip ? undefined : readInputAgain,
+      stringSkipper: options.stringSkipper,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {

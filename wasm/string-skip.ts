@@ -15,6 +15,7 @@
  * only when a skip first reads them, so the memory never grows.
  * @module
  */
+import * as grammar from '../src/json/_grammar.ts';
 import type { StringSkipper } from '../src/json/_grammar.ts';
 import { encodeModule } from './emit/module.ts';
 import { code, control, I32, i32, i8x16, local, V128, v128 } from './emit/instructions.ts';
@@ -27,8 +28,12 @@ const PAGE_BYTES = 1 << 16;
 
 const splat = (byte: number) => v128.const(new Array<number>(16).fill(byte));
 
-/** The letters of the two-character escapes (RFC 8259 §7): `"` `\` `/` b f n r t. */
-const ESCAPE_LETTERS = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
+/** The letters of the two-character escapes (`"` `\` `/` b f n r t), as the grammar defines them. */
+const ESCAPE_LETTERS = /* @__PURE__ */ Array.from({ length: 128 }, (_, byte) => byte).filter(
+  (byte) => grammar.escapedByte(byte) !== 0,
+);
+/** Bytes below this are control characters, which a string must not hold raw. */
+const FIRST_PLAIN_BYTE = 0x20;
 
 // Locals of `skip`.
 const AT = 0;
@@ -36,12 +41,12 @@ const END = 1;
 const BYTES = 2; // sixteen bytes (v128)
 const MASK = 3; // their stops' bitmask, or one byte
 
-/** `stop(byte)` for the byte on the stack: `"`, `\` or below 0x20, as an i32 0 or 1. */
+/** `stop(byte)` for the byte on the stack: `"`, `\` or a control character, as an i32 0 or 1. */
 const IS_STOP = [
   local.tee(MASK),
-  [i32.const(0x20), i32.ltU],
-  [local.get(MASK), i32.const(0x22), i32.eq, i32.or],
-  [local.get(MASK), i32.const(0x5c), i32.eq, i32.or],
+  [i32.const(FIRST_PLAIN_BYTE), i32.ltU],
+  [local.get(MASK), i32.const(grammar.Byte.Quote), i32.eq, i32.or],
+  [local.get(MASK), i32.const(grammar.Byte.Backslash), i32.eq, i32.or],
 ];
 
 /**
@@ -58,9 +63,9 @@ const SKIP_BODY = /* @__PURE__ */ code(
   control.loop, // sixteen bytes a step
   [local.get(AT), i32.const(16), i32.add, local.get(END), i32.gtU, control.brIf(1)], // short
   [local.get(AT), v128.load(0), local.set(BYTES)],
-  [local.get(BYTES), splat(0x22), i8x16.eq],
-  [local.get(BYTES), splat(0x5c), i8x16.eq, v128.or],
-  [local.get(BYTES), splat(0x20), i8x16.ltU, v128.or],
+  [local.get(BYTES), splat(grammar.Byte.Quote), i8x16.eq],
+  [local.get(BYTES), splat(grammar.Byte.Backslash), i8x16.eq, v128.or],
+  [local.get(BYTES), splat(FIRST_PLAIN_BYTE), i8x16.ltU, v128.or],
   [i8x16.bitmask, local.tee(MASK)],
   [control.if, local.get(AT), local.get(MASK), i32.ctz, i32.add, local.set(AT), control.br(3), control.end], // stopped
   [local.get(AT), i32.const(16), i32.add, local.set(AT), control.br(0)],
@@ -72,7 +77,7 @@ const SKIP_BODY = /* @__PURE__ */ code(
   [local.get(AT), i32.const(1), i32.add, local.set(AT), control.br(0)],
   control.end,
   control.end, // stopped: an escape of two characters before END is stepped over, anything else ends
-  [local.get(AT), i32.load8U(0), i32.const(0x5c), i32.ne, control.brIf(1)], // done
+  [local.get(AT), i32.load8U(0), i32.const(grammar.Byte.Backslash), i32.ne, control.brIf(1)], // done
   [local.get(AT), i32.const(1), i32.add, local.get(END), i32.geU, control.brIf(1)], // done
   [local.get(AT), i32.load8U(1), local.set(MASK), i32.const(0)],
   ESCAPE_LETTERS.map((letter) => [local.get(MASK), i32.const(letter), i32.eq, i32.or]),
@@ -139,8 +144,9 @@ export async function createStringSkipper(windowBytes = WINDOW_BYTES): Promise<S
 /**
  * The module behind the `StringSkipper` interface: a chunk's bytes are copied in a window at a
  * time, from the first offset asked for. Offsets asked for only grow within a chunk (the
- * skimmer's), so each byte is copied at most once. One memory serves every chunk: `over` starts
- * a new one, and a function of an earlier chunk reloads its window before reading.
+ * skimmer's), so each byte is copied once, but for a backslash on a window's last byte, which
+ * starts the next window. One memory serves every chunk: `over` starts a new one, and a function
+ * of an earlier chunk reloads its window before reading.
  */
 function windowedSkipper(exports: SkipExports, windowBytes: number): StringSkipper {
   const memory = new Uint8Array(exports.memory.buffer);
@@ -163,7 +169,7 @@ function windowedSkipper(exports: SkipExports, windowBytes: number): StringSkipp
         for (;;) {
           const stop = exports.skip(at - from, to - from) + from;
           // The window ran out, or ends on a backslash whose escape goes on past it: read on from there.
-          if (to >= end || stop < to - 1 || (stop === to - 1 && bytes[stop] !== 0x5c)) return stop;
+          if (to >= end || stop < to - 1 || (stop === to - 1 && bytes[stop] !== grammar.Byte.Backslash)) return stop;
           load(stop);
           at = stop;
         }

@@ -19,6 +19,15 @@ export type ParsedDocument =
   | { readonly ok: true; readonly value: ParsedValue; readonly byteLength: number }
   | { readonly ok: false; readonly message: string; readonly byteLength: number };
 
+/** `readDocument`'s options (see there); the reading itself (`readAndParse`) leaves `maxDepth` to it. */
+interface ReadDocumentOptions {
+  readonly maxBytes: number;
+  readonly maxDepth?: number;
+  readonly signal?: AbortSignal;
+  readonly readAgain?: ReadAgain | undefined;
+  readonly stringSkipper?: StringSkipper | undefined;
+}
+
 /**
  * Reads `stream` to the end, then parses it. The bulk strings of file entries are left in the raw
  * bytes and read when a check asks for them (`deferred-strings.ts`), from the bytes kept or, given
@@ -31,13 +40,7 @@ export type ParsedDocument =
  */
 export async function readDocument(
   stream: ReadableStream<Uint8Array>,
-  options: {
-    maxBytes: number;
-    maxDepth?: number;
-    signal?: AbortSignal;
-    readAgain?: ReadAgain | undefined;
-    stringSkipper?: StringSkipper | undefined;
-  },
+  options: ReadDocumentOptions,
 ): Promise<ParsedDocument> {
   const parsed = await readAndParse(stream, options);
   // The checks, the report's echoes and the views walk an object artifact: nesting past
@@ -64,15 +67,7 @@ export async function readDocument(
  */
 const NOT_JSON_CONTEXT_BYTES = 64;
 
-async function readAndParse(
-  stream: ReadableStream<Uint8Array>,
-  options: {
-    maxBytes: number;
-    signal?: AbortSignal;
-    readAgain?: ReadAgain | undefined;
-    stringSkipper?: StringSkipper | undefined;
-  },
-): Promise<ParsedDocument> {
+async function readAndParse(stream: ReadableStream<Uint8Array>, options: ReadDocumentOptions): Promise<ParsedDocument> {
   const skimmer = new ExportSkimmer(options.readAgain, options.stringSkipper);
   const reader = stream.getReader();
   let byteLength = 0;

@@ -92,6 +92,27 @@ export interface CanonicalScratch {
   layoutMade: number;
   /** Templates made so far, with this scratch. */
   made: number;
+  /** Word views of the last input read and the last sink buffer written (`wordsOf`). */
+  readonly inputWords: WordView;
+  readonly sinkWords: WordView;
+}
+
+/**
+ * A `DataView` of `of`, read or written four bytes a step. Kept until another buffer is asked for
+ * (`wordsOf`), so it holds the last input chunk until then.
+ */
+interface WordView {
+  of: Uint8Array;
+  view: DataView;
+}
+
+/** The word view of `bytes`, made again only when `bytes` is not the one `cache` views. */
+function wordsOf(cache: WordView, bytes: Uint8Array): DataView {
+  if (cache.of !== bytes) {
+    cache.of = bytes;
+    cache.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return cache.view;
 }
 
 /**
@@ -112,6 +133,8 @@ interface CanonicalTemplate {
   readonly keys: Uint8Array;
   /** Fixed output pieces, back to back; piece p ends at `pieceEnds[p]`. */
   readonly pieces: Uint8Array;
+  /** `pieceWords[i]`: the four piece bytes from `i` on, as a little-endian int (written a word at a time). */
+  readonly pieceWords: Int32Array;
   readonly pieceEnds: Int32Array;
   /** Node (index in tape order) of the scalar after piece p. */
   readonly values: Int32Array;
@@ -185,7 +208,8 @@ export function createCanonicalScratch(): CanonicalScratch {
       sizes: new Int32Array(MAX_TEMPLATE_NODES),
       keyStarts: new Int32Array(MAX_TEMPLATE_NODES),
       keys: new Uint8Array(MAX_TEMPLATE_BYTES),
-      pieces: new Uint8Array(MAX_TEMPLATE_BYTES),
+      pieces: new Uint8Array(MAX_TEMPLATE_BYTES + 3),
+      pieceWords: new Int32Array(MAX_TEMPLATE_BYTES),
       pieceEnds: new Int32Array(MAX_TEMPLATE_NODES + 1),
       values: new Int32Array(MAX_TEMPLATE_NODES),
       valueCount: 0,
@@ -197,6 +221,8 @@ export function createCanonicalScratch(): CanonicalScratch {
     layoutNode: -1,
     layoutMade: 0,
     made: 0,
+    inputWords: { of: EMPTY_BYTES, view: new DataView(EMPTY_BYTES.buffer) },
+    sinkWords: { of: EMPTY_BYTES, view: new DataView(EMPTY_BYTES.buffer) },
   };
 }
 
@@ -299,7 +325,7 @@ function writeFromTemplate(s: CanonicalScratch, template: CanonicalTemplate, nod
   const tape = s.tape;
   const bytes = s.bytes;
   const sink = s.sink;
-  const pieces = template.pieces;
+  const pieceWords = template.pieceWords;
   const pieceEnds = template.pieceEnds;
   const values = template.values;
   let from = 0;
@@ -307,8 +333,12 @@ function writeFromTemplate(s: CanonicalScratch, template: CanonicalTemplate, nod
     const to = pieceEnds[p]!;
     let out = sink.bytes;
     let o = sink.length;
-    if (o + (to - from) > out.length) out = ensureCapacity(sink, to - from);
-    for (let i = from; i < to; i++) out[o++] = pieces[i]!;
+    // A word at a time: the last one may write up to three bytes past the piece, which the sink
+    // has room for and the next bytes written replace.
+    if (o + (to - from) + 3 > out.length) out = ensureCapacity(sink, to - from + 3);
+    const words = wordsOf(s.sinkWords, out);
+    for (let i = from, w = o; i < to; i += 4, w += 4) words.setInt32(w, pieceWords[i]!, true);
+    o += to - from;
     sink.length = o;
     from = to;
     if (p === template.valueCount) break;
@@ -317,7 +347,7 @@ function writeFromTemplate(s: CanonicalScratch, template: CanonicalTemplate, nod
     const start = tape[slot + 1]!;
     const end = tape[slot + 2]!;
     if (tag === TAG_STRING || tag === TAG_INT) {
-      if (o + (end - start) > out.length) out = ensureCapacity(sink, end - start);
+      if (o + (end - start) + 3 > out.length) out = ensureCapacity(sink, end - start + 3);
       sink.length =
         tag === TAG_STRING
           ? writeStringBody(s, tape[slot + 3]!, start, end, out, o)
@@ -344,6 +374,9 @@ function makeTemplate(s: CanonicalScratch, node: number, nodes: number): void {
   }
   if (!addPieces(s, builder, node, 0)) return;
   template.pieceEnds[builder.values] = builder.pieceLength;
+  const pieces = template.pieces;
+  for (let i = 0; i < builder.pieceLength; i++)
+    template.pieceWords[i] = pieces[i]! | (pieces[i + 1]! << 8) | (pieces[i + 2]! << 16) | (pieces[i + 3]! << 24);
   template.valueCount = builder.values;
   template.nodes = nodes;
   s.templateNext = (s.templateNext + 1) % TEMPLATES;
@@ -576,8 +609,24 @@ function writeStringBody(
     out.set(bytes.subarray(start, end), o);
     return o + end - start;
   }
-  for (let i = start; i < end; i++) out[o++] = bytes[i]!;
-  return o;
+  return copyShort(s, start, end, out, o);
+}
+
+/**
+ * Copies the input's bytes [start, end) to `out` at `o`, a word at a time where the input has
+ * three bytes after `end` and `out` room for three more: the last word copies them too, and
+ * the next bytes written replace them. Returns the new offset.
+ */
+function copyShort(s: CanonicalScratch, start: number, end: number, out: Uint8Array, o: number): number {
+  const bytes = s.bytes;
+  if (end + 3 > bytes.length || o + (end - start) + 3 > out.length) {
+    for (let i = start; i < end; i++) out[o++] = bytes[i]!;
+    return o;
+  }
+  const input = wordsOf(s.inputWords, bytes);
+  const output = wordsOf(s.sinkWords, out);
+  for (let i = start, w = o; i < end; i += 4, w += 4) output.setInt32(w, input.getInt32(i));
+  return o + end - start;
 }
 
 /** Writes an int lexeme; returns the new offset. Room for end - start bytes must be made. */

@@ -33,6 +33,13 @@ const STRING = 3; // a string value, node at slot a
 const NUMBER = 4; // a number, node at slot a
 const LITERAL = 5; // the literal node at slot a (its tag says which)
 
+/**
+ * `TAIL_MASKS[n]`: the low n bytes of a little-endian word. The last one to three fixed bytes are
+ * compared as a word masked to them when the input has a whole word there (the word's other
+ * bytes are the value that follows).
+ */
+const TAIL_MASKS = /* @__PURE__ */ new Int32Array([0, 0xff, 0xffff, 0xffffff]);
+
 /** Larger elements are never templated: what is remembered stays small. */
 const MAX_TEMPLATE_NODES = 256;
 const MAX_FIXED_BYTES = 4096;
@@ -98,8 +105,14 @@ export function scanByTemplate(context: ScanContext, at: number, template: ScanT
         const to = steps[k + 2]!;
         if (pos + to - a > length) return -1;
         let i = a;
-        if (words !== undefined)
+        if (words !== undefined) {
           for (; i + 4 <= to; i += 4, pos += 4) if (words.getInt32(pos, true) !== fixedWords[i]) return -1;
+          if (i < to && pos + 4 <= length) {
+            if (((words.getInt32(pos, true) ^ fixedWords[i]!) & TAIL_MASKS[to - i]!) !== 0) return -1;
+            pos += to - i;
+            i = to;
+          }
+        }
         for (; i < to; i++) if (bytes[pos++] !== fixed[i]) return -1;
         break;
       }
@@ -114,8 +127,13 @@ export function scanByTemplate(context: ScanContext, at: number, template: ScanT
         const size = model[a + 2]! + 2; // the key's length, kept in the model's end slot, and its quotes
         if (pos + size > length) return -1;
         let i = 0;
-        if (words !== undefined)
+        if (words !== undefined) {
           for (; i + 4 <= size; i += 4) if (words.getInt32(pos + i, true) !== fixedWords[from + i]) return -1;
+          if (i < size && pos + i + 4 <= length) {
+            if (((words.getInt32(pos + i, true) ^ fixedWords[from + i]!) & TAIL_MASKS[size - i]!) !== 0) return -1;
+            i = size;
+          }
+        }
         for (; i < size; i++) if (bytes[pos + i] !== fixed[from + i]) return -1;
         data[a] = TAG_STRING;
         data[a + 1] = pos + 1;

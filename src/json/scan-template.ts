@@ -25,16 +25,21 @@ import {
   TAG_STRING,
 } from './tape.ts';
 
-/** Steps of a template, three ints each: the step, and two arguments. */
+/**
+ * Steps of a template, three ints each: the step, and two arguments. The fixed bytes between two
+ * values that vary are one run, keys and container openings included, compared in one step; the
+ * nodes of the keys and containers in it follow that step, each placed `b` bytes back from the
+ * run's end.
+ */
 const FIXED = 0; // bytes [a, b) of `fixed` come next
-const CONTAINER = 1; // the object or array node at slot a starts here
-const KEY = 2; // the key node at slot a: its bytes, quotes included, are `fixed` from b on
+const CONTAINER = 1; // the object or array node at slot a started b bytes back
+const KEY = 2; // the key node at slot a: its opening quote was b bytes back
 const STRING = 3; // a string value, node at slot a
 const NUMBER = 4; // a number, node at slot a
 const LITERAL = 5; // the literal node at slot a (its tag says which)
 
 /**
- * `TAIL_MASKS[n]`: the low n bytes of a little-endian word. The last one to three fixed bytes are
+ * `TAIL_MASKS[n]`: the low n bytes of a little-endian word. The last one to three bytes of a run are
  * compared as a word masked to them when the input has a whole word there (the word's other
  * bytes are the value that follows).
  */
@@ -120,26 +125,14 @@ export function scanByTemplate(context: ScanContext, at: number, template: ScanT
         data[a] = model[a]!;
         data[a + 1] = model[a + 1]!;
         data[a + 2] = model[a + 2]!;
-        data[a + 3] = pos;
+        data[a + 3] = pos - steps[k + 2]!;
         break;
       case KEY: {
-        const from = steps[k + 2]!;
-        const size = model[a + 2]! + 2; // the key's length, kept in the model's end slot, and its quotes
-        if (pos + size > length) return -1;
-        let i = 0;
-        if (words !== undefined) {
-          for (; i + 4 <= size; i += 4) if (words.getInt32(pos + i, true) !== fixedWords[from + i]) return -1;
-          if (i < size && pos + i + 4 <= length) {
-            if (((words.getInt32(pos + i, true) ^ fixedWords[from + i]!) & TAIL_MASKS[size - i]!) !== 0) return -1;
-            i = size;
-          }
-        }
-        for (; i < size; i++) if (bytes[pos + i] !== fixed[from + i]) return -1;
+        const quote = pos - steps[k + 2]!;
         data[a] = TAG_STRING;
-        data[a + 1] = pos + 1;
-        data[a + 2] = pos + size - 1;
+        data[a + 1] = quote + 1;
+        data[a + 2] = quote + 1 + model[a + 2]!; // the key's length, kept in the model's end slot
         data[a + 3] = model[a + 3]!;
-        pos += size;
         break;
       }
       case STRING:
@@ -199,11 +192,17 @@ export function learnScanTemplate(template: ScanTemplate, context: ScanContext, 
     fixedLength += to - from;
     return true;
   };
+  // The run of fixed bytes not yet stepped over: from `runStart` in `fixed`, with the nodes of
+  // the keys and containers in it (kind, slot, offset in `fixed`).
+  let runStart = 0;
+  const runNodes: number[] = [];
+  /** Keeps the input's bytes up to `to` in the run, then ends the run: its step and its nodes'. */
   const fixedUpTo = (from: number, to: number): boolean => {
-    if (to <= from) return true;
-    const start = fixedLength;
-    if (!keep(from, to)) return false;
-    step(FIXED, start, fixedLength);
+    if (to > from && !keep(from, to)) return false;
+    if (fixedLength > runStart) step(FIXED, runStart, fixedLength);
+    for (let i = 0; i < runNodes.length; i += 3) step(runNodes[i]!, runNodes[i + 1]!, fixedLength - runNodes[i + 2]!);
+    runStart = fixedLength;
+    runNodes.length = 0;
     return true;
   };
   // Open containers: their slot and how many child nodes were seen (keys count in objects).
@@ -224,21 +223,23 @@ export function learnScanTemplate(template: ScanTemplate, context: ScanContext, 
     model[slot + 2] = source[slot + 2]!;
     model[slot + 3] = source[slot + 3]!;
     if (tag === TAG_OBJECT || tag === TAG_ARRAY) {
-      if (!fixedUpTo(cursor, source[slot + 3]!)) return;
-      step(CONTAINER, slot, 0);
+      if (!keep(cursor, source[slot + 3]!)) return;
+      runNodes.push(CONTAINER, slot, fixedLength);
       cursor = source[slot + 3]!;
       open.push(slot);
       seen.push(0);
     } else if (tag === TAG_STRING) {
       const start = source[slot + 1]!;
       const stop = source[slot + 2]!;
-      if (!fixedUpTo(cursor, start - 1)) return;
       if (isKey) {
-        const from = fixedLength;
+        if (!keep(cursor, start - 1)) return;
+        runNodes.push(KEY, slot, fixedLength);
         if (!keep(start - 1, stop + 1)) return;
-        step(KEY, slot, from);
         model[slot + 2] = stop - start;
-      } else step(STRING, slot, 0);
+      } else {
+        if (!fixedUpTo(cursor, start - 1)) return;
+        step(STRING, slot, 0);
+      }
       cursor = stop + 1;
     } else if (tag === TAG_INT || tag === TAG_FLOAT) {
       if (!fixedUpTo(cursor, source[slot + 1]!)) return;

@@ -220,7 +220,7 @@ export class EntryHashBatches {
     if (batch.claimed.length <= k) batch.claimed = grown(batch.claimed, k + 1);
     if (claimedId !== undefined) {
       if (batch.claims.length < 64 * (k + 1)) batch.claims = grown(batch.claims, 64 * (k + 1));
-      for (let i = 0; i < 64; i++) batch.claims[64 * k + i] = claimedId[claimAt + i]!;
+      batch.claims.set(claimedId.subarray(claimAt, claimAt + 64), 64 * k);
       batch.claimed[k] = 1;
     }
     this.begun = -1;

@@ -37,7 +37,8 @@ export interface VerifyOptions {
    */
   readonly decodeBase64?: Base64Decoder;
   /**
-   * A faster skip over the plain bytes of long strings (an AgentXchain export's file contents).
+   * A faster skip over the plain bytes of long strings (an AgentXchain export's file contents, the
+   * strings agent-history lines drop unread).
    * The CLI passes the kit's WebAssembly SIMD skip (wasm/string-skip.ts); without one the kit skips
    * in JavaScript, with the same results. The element leaves it out, which keeps its AgentXchain
    * path within its byte budget.

@@ -352,12 +352,13 @@ export function skipStringBytes(bytes: Uint8Array, pos: number, view: DataView |
  * A faster skip over long strings' plain bytes (the CLI's is `wasm/string-skip.ts`): `over(bytes)`
  * gives, for an offset, the first byte from there that the lexer must see: a `"`, a control byte,
  * or a `\` that begins no two-character escape (`\n`, `\"`, …) within `bytes`; else `bytes.length`.
- * `skipStringBytes(…, STOP_MUST_ESCAPE)` stops at every `\` instead, for the lexer's escape states:
- * a string reads the same either way. The offsets asked of one function should grow; `bytes` must
- * not change while it is used.
+ * With `stopAtNonAscii`, a byte >= 0x80 is one too, for a reader that checks UTF-8 itself (the
+ * NDJSON skimmer, `skim.ts`). `skipStringBytes(…, STOP_MUST_ESCAPE)` stops at every `\` instead,
+ * for the lexer's escape states: a string reads the same either way. The offsets asked of one
+ * function should grow; `bytes` must not change while it is used.
  */
 export interface StringSkipper {
-  over(bytes: Uint8Array): (at: number) => number;
+  over(bytes: Uint8Array, stopAtNonAscii?: boolean): (at: number) => number;
 }
 
 /**

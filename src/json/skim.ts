@@ -61,13 +61,15 @@ const IN_STRING = 1; // inside a string that is copied
 const IN_SKIPPED = 2; // inside a string that is dropped
 
 /**
- * Creates a skimmer for `profile`.
+ * Creates a skimmer for `profile`. With `skipper`, the plain bytes and two-character escapes of
+ * dropped strings are skipped by it (stopping at non-ASCII bytes, whose UTF-8 is checked here), as
+ * `skipPlain` skips them: the same skeleton and findings, faster on long strings.
  * @example
  * const skim = createJsonSkimmer({ opaque: ['text'], stringOnly: [] });
  * skim.write(new TextEncoder().encode('{"type":"text","text":"a long message…"}'));
  * new TextDecoder().decode(skim.end().skeleton); // '{"type":"text","text":""}'
  */
-export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
+export function createJsonSkimmer(profile: SkimProfile, skipper?: grammar.StringSkipper): JsonSkimmer {
   const keyClasses = new Map<string, number>();
   for (const key of profile.opaque) keyClasses.set(key, OPAQUE);
   for (const key of profile.stringOnly) keyClasses.set(key, STRING_ONLY);
@@ -131,13 +133,15 @@ export function createJsonSkimmer(profile: SkimProfile): JsonSkimmer {
     write(bytes) {
       const n = bytes.byteLength;
       const words = grammar.wordView(bytes);
+      // The skipper's skip over these bytes, made when a dropped string first needs it.
+      let skip: ((at: number) => number) | undefined;
       let i = 0;
       let run = 0; // start of the bytes not yet copied
       while (i < n) {
         if (state === IN_SKIPPED) {
           for (;;) {
             if (escape === 0 && utf8Need === 0) {
-              i = skipPlain(bytes, i, words);
+              i = skipper === undefined ? skipPlain(bytes, i, words) : (skip ??= skipper.over(bytes, true))(i);
             }
             if (i >= n) break;
             const c = bytes[i]!;

@@ -1,11 +1,16 @@
 // Property: skimming a JSON text (src/json/skim.ts) and parsing the skeleton gives what
 // JSON.parse gives on the whole text, except that the profile's strings read "" — for any JSON
 // value, any way of cutting the bytes into pieces, and texts broken by random byte edits (then
-// both agree on validity and on UTF-8 validity).
+// both agree on validity and on UTF-8 validity). With the CLI's WebAssembly string skip
+// (`VerifyOptions.stringSkipper`), every piece gives the same skeleton and findings as without it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createJsonSkimmer, type SkimProfile } from '../../src/json/skim.ts';
+import { loadStringSkipper } from '../../wasm/string-skip.ts';
+
+const skipper = await loadStringSkipper();
+assert.ok(skipper, 'Node compiles the SIMD string skip');
 
 const PROFILE: SkimProfile = { opaque: ['text', 'output', 'input'], stringOnly: ['content'] };
 const KEYS = ['text', 'output', 'input', 'content', 'type', 'id', 'messages', 'a', 'te"xt', 'tëxt'];
@@ -56,8 +61,16 @@ function pieces(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 
 function skim(bytes: Uint8Array, cuts: number[]): { value?: unknown; valid: boolean; invalidUtf8: boolean } {
   const skimmer = createJsonSkimmer(PROFILE);
-  for (const piece of pieces(bytes, cuts)) skimmer.write(piece);
+  const skipping = createJsonSkimmer(PROFILE, skipper);
+  for (const piece of pieces(bytes, cuts)) {
+    skimmer.write(piece);
+    skipping.write(piece);
+  }
   const result = skimmer.end();
+  const skipped = skipping.end();
+  assert.deepEqual(skipped.skeleton, result.skeleton, 'the same skeleton with the string skip');
+  assert.equal(skipped.invalidUtf8, result.invalidUtf8, 'the same UTF-8 finding with the string skip');
+  assert.equal(skipped.syntaxError, result.syntaxError, 'the same syntax finding with the string skip');
   let invalidUtf8 = result.invalidUtf8;
   let text: string;
   try {
@@ -148,6 +161,24 @@ describe('JSON skimming', () => {
         if (b.valid) assert.equal(a.invalidUtf8, b.invalidUtf8, 'UTF-8 validity');
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it("long dropped strings: the string skip's sixteen-byte steps give what the JavaScript skip gives", () => {
+    const unit = fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom('a', ' ', '/', '~', '\u007f') },
+      { weight: 2, arbitrary: fc.constantFrom('\n', '"', '\\', 'é', '😀', '\u0000', '\ud800') },
+    );
+    const text = fc.array(unit, { maxLength: 400, size: 'max' }).map((units) => units.join(''));
+    fc.assert(
+      fc.property(text, cutsArb, fc.boolean(), (value, cuts, raw) => {
+        // As JSON.stringify writes it, or with its characters raw (controls, quotes, lone halves).
+        const json = JSON.stringify({ text: value, id: 1 });
+        const bytes = new TextEncoder().encode(raw ? `{"text":"${value}","id":1}` : json);
+        const result = skim(bytes, cuts);
+        if (!raw) assert.deepEqual(result.value, { text: '', id: 1 });
+      }),
+      { numRuns: 2000 },
     );
   });
 

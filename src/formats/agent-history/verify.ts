@@ -72,7 +72,11 @@ export async function verifyAgentHistory(
       }
       checker.record(record, line);
     },
-    { ...(options.signal ? { signal: options.signal } : {}), skim: AGENT_HISTORY_SKIM },
+    {
+      ...(options.signal ? { signal: options.signal } : {}),
+      skim: AGENT_HISTORY_SKIM,
+      stringSkipper: options.stringSkipper,
+    },
   );
   let endChecks: readonly string[] = [];
   if (checker) endChecks = checker.end(summary.ending);

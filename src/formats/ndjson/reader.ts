@@ -12,6 +12,7 @@ import { linePath, type PathSegment } from '../../report/path.ts';
 import { recordThrown, type VerificationContext } from '../../verifier-lifecycle.ts';
 import { isKitStop } from '../../stream/problem.ts';
 import { findNestingPastLimit, namedSteps } from '../../json/depth.ts';
+import type { StringSkipper } from '../../json/_grammar.ts';
 import { createJsonSkimmer, type SkimProfile } from '../../json/skim.ts';
 import {
   collectLines,
@@ -62,6 +63,8 @@ export interface ReadNdjsonOptions {
    * those strings and whose lines can be megabytes long.
    */
   readonly skim?: SkimProfile;
+  /** Skips the dropped strings of skimmed lines (see `VerifyOptions.stringSkipper`). */
+  readonly stringSkipper?: StringSkipper | undefined;
 }
 
 /**
@@ -136,7 +139,9 @@ export async function readNdjson(
     onRecord(value as JsonRecord, line.number);
   };
 
-  const sink = options.skim ? skimLines(options.skim, onLine) : collectLines((line) => onLine(line));
+  const sink = options.skim
+    ? skimLines(options.skim, onLine, options.stringSkipper)
+    : collectLines((line) => onLine(line));
   try {
     lineCount = await forEachLine(
       opened.stream,
@@ -173,8 +178,12 @@ export async function readNdjson(
 }
 
 /** A sink that skims each line (never holding it whole) and decodes only the skeleton. */
-function skimLines(profile: SkimProfile, onLine: (line: Line, syntaxError?: string) => void): LineSink {
-  const skimmer = createJsonSkimmer(profile);
+function skimLines(
+  profile: SkimProfile,
+  onLine: (line: Line, syntaxError?: string) => void,
+  skipper: StringSkipper | undefined,
+): LineSink {
+  const skimmer = createJsonSkimmer(profile, skipper);
   return {
     write: (bytes) => skimmer.write(bytes),
     end(line) {

@@ -22,6 +22,7 @@ import { latin1 } from './reader.ts';
 import {
   ESCAPED,
   LITERAL_NAMES,
+  packWords,
   SLOTS,
   TAG_ARRAY,
   TAG_FLOAT,
@@ -374,9 +375,7 @@ function makeTemplate(s: CanonicalScratch, node: number, nodes: number): void {
   }
   if (!addPieces(s, builder, node, 0)) return;
   template.pieceEnds[builder.values] = builder.pieceLength;
-  const pieces = template.pieces;
-  for (let i = 0; i < builder.pieceLength; i++)
-    template.pieceWords[i] = pieces[i]! | (pieces[i + 1]! << 8) | (pieces[i + 2]! << 16) | (pieces[i + 3]! << 24);
+  packWords(template.pieces, builder.pieceLength, template.pieceWords);
   template.valueCount = builder.values;
   template.nodes = nodes;
   s.templateNext = (s.templateNext + 1) % TEMPLATES;

@@ -14,6 +14,7 @@
 import * as grammar from './_grammar.ts';
 import {
   LITERAL_NAMES,
+  packWords,
   type ScanContext,
   scanNumber,
   scanString,
@@ -252,9 +253,7 @@ export function learnScanTemplate(template: ScanTemplate, context: ScanContext, 
     }
   }
   if (!fixedUpTo(cursor, end)) return;
-  const fixed = template.fixed;
-  for (let i = 0; i < fixedLength; i++)
-    template.fixedWords[i] = fixed[i]! | (fixed[i + 1]! << 8) | (fixed[i + 2]! << 16) | (fixed[i + 3]! << 24);
+  packWords(template.fixed, fixedLength, template.fixedWords);
   template.stepCount = stepCount;
   template.nodes = slots / SLOTS;
   template.layout = ++layouts;

@@ -303,9 +303,10 @@ export function createJsonSkimmer(profile: SkimProfile, skipper?: grammar.String
 /**
  * Skips plain string bytes (`grammar.skipStringBytes`, stopping at non-ASCII bytes, whose
  * UTF-8 is checked here) and simple two-byte escapes (`\\n`, `\\"`…), from `i`; returns the
- * index of the first other byte (or the end).
+ * index of the first other byte (or the end). A `StringSkipper` asked to stop at non-ASCII bytes
+ * must stop where this does (test/unit/string-skip.test.ts).
  */
-function skipPlain(bytes: Uint8Array, i: number, words: DataView | undefined): number {
+export function skipPlain(bytes: Uint8Array, i: number, words: DataView | undefined): number {
   for (;;) {
     i = grammar.skipStringBytes(bytes, i, words, grammar.STOP_MUST_ESCAPE | grammar.STOP_NON_ASCII);
     if (i + 1 >= bytes.length || bytes[i] !== grammar.Byte.Backslash || grammar.escapedByte(bytes[i + 1]!) === 0)

@@ -43,6 +43,18 @@ export const ESCAPED = 1;
 /** String flag: the string contains at least one non-ASCII byte. */
 export const NON_ASCII = 2;
 
+/**
+ * Packs `bytes[i..i+4)` into `words[i]` as a little-endian int, for every i below `length`, so that
+ * remembered bytes can be compared or written a word at a time from any offset (the layouts of
+ * `scan-template.ts`, the templates of `canonical-tape.ts`). `bytes` holds three more bytes.
+ * @example
+ * packWords(Uint8Array.of(1, 2, 3, 4, 0, 0, 0), 4, words); // words[0] === 0x04030201
+ */
+export function packWords(bytes: Uint8Array, length: number, words: Int32Array): void {
+  for (let i = 0; i < length; i++)
+    words[i] = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+}
+
 /** A growable tape. `length` counts slots in use. */
 export interface Tape {
   data: Int32Array;
